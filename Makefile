@@ -1,0 +1,240 @@
+# Attention in C -- the one entry point.  `make help` lists the targets.
+#
+#   code/*.c --cc--> B/bin/chNN_* --run--> B/out/chNN_*.txt + B/data/chNN_*/
+#   figures/*.gp + B/data --gnuplot--> B/figures/*.svg, *.pdf
+#   chapters/*.md + book/ --pandoc + book/literate.lua--> B/html/, B/attention-in-c.pdf
+#
+# Every recipe writes a temporary file and renames it, so a failed step never
+# leaves a half-written target. V=1 shows full commands. B=DIR builds elsewhere.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+.DELETE_ON_ERROR:
+.SUFFIXES:
+MAKEFLAGS += --no-builtin-rules --no-builtin-variables
+
+B ?= build
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  say = @:
+else
+  Q := @
+  say = @printf '  %-6s %s\n' '$(1)' '$(2)'
+endif
+
+CC       := cc
+CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Wpedantic -Wshadow -Werror
+CPPFLAGS := -Icode/lib -MMD -MP
+LDLIBS   := -lm
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+PANDOC   := pandoc
+GNUPLOT  := gnuplot
+
+# --------------------------------------------------------------------------
+# What exists
+
+LIB_SRCS  := $(sort $(wildcard code/lib/*.c))
+LIB_MODS  := $(patsubst code/lib/%.c,%,$(LIB_SRCS))
+PROGRAMS  := $(sort $(patsubst code/%.c,%,$(wildcard code/ch[0-9][0-9]_*.c)))
+CHAPTERS  := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
+FIG_NAMES := $(sort $(patsubst figures/%.gp,%,$(wildcard figures/ch[0-9][0-9]_*.gp)))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+
+BINS      := $(PROGRAMS:%=$(B)/bin/%)
+OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
+SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg)
+PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf)
+HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
+PDF       := $(B)/attention-in-c.pdf
+
+# Each program names the library modules it links in its header comment:
+#   // Links: cli report rng mat softmax attention
+modules_of = $(shell sed -n 's|^// Links:||p' code/$(1).c)
+# Figure chNN_name draws data written by program chNN_*.
+program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
+
+.PHONY: all html pdf programs outputs figures test check deps clean help \
+        unit-tests sanitize check-snippets
+all: html pdf
+
+help:
+	@echo 'make            build the book: HTML ($(B)/html/) and PDF ($(PDF))'
+	@echo 'make html       the HTML book only'
+	@echo 'make pdf        the PDF book only'
+	@echo 'make programs   compile the chapter programs into $(B)/bin/'
+	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
+	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
+	@echo 'make test       build everything and run every test (alias: make check)'
+	@echo 'make deps       install the Debian packages the project needs (as root)'
+	@echo 'make clean      remove $(B)/'
+	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
+
+# --------------------------------------------------------------------------
+# Compiling
+
+$(B)/obj/%.o: code/%.c
+	$(call say,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+
+$(B)/san/%.o: code/%.c
+	$(call say,CC-SAN,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+
+define PROGRAM_RULES
+$(B)/bin/$(1): $(B)/obj/$(1).o $(patsubst %,$(B)/obj/lib/%.o,$(call modules_of,$(1)))
+	$$(call say,LD,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LDLIBS) -o $$@.tmp && mv $$@.tmp $$@
+$(B)/san/bin/$(1): $(B)/san/$(1).o $(patsubst %,$(B)/san/lib/%.o,$(call modules_of,$(1)))
+	$$(call say,LD-SAN,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(CFLAGS) $$(SAN) $$^ $$(LDLIBS) -o $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(p))))
+
+programs: $(BINS)
+
+# --------------------------------------------------------------------------
+# Running: stdout into out/NAME.txt, figure data and values into data/NAME/
+
+$(B)/out/%.txt: $(B)/bin/%
+	$(call say,RUN,$*)
+	@mkdir -p $(@D) $(B)/data
+	$(Q)rm -rf $(B)/data/$*.tmp; \
+	if $< --data $(B)/data/$*.tmp > $@.tmp; then \
+	  rm -rf $(B)/data/$* && mv $(B)/data/$*.tmp $(B)/data/$* && mv $@.tmp $@; \
+	else \
+	  rm -rf $(B)/data/$*.tmp $@.tmp; echo "error: $* failed" >&2; exit 1; \
+	fi
+
+outputs: $(OUTS)
+
+# --------------------------------------------------------------------------
+# Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
+
+define FIGURE_RULES
+$(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
+    $(B)/out/$(call program_of,$(1)).txt
+	$$(call say,PLOT,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)$$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
+	  && mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+endef
+$(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
+
+figures: $(SVGS) $(PDFFIGS)
+
+# --------------------------------------------------------------------------
+# The book
+
+LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
+BOOK_DEPS := book/literate.lua book/metadata.yaml book/references.bib Makefile
+HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css
+PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained \
+  --template book/template.html --css book/style.css --mathml \
+  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
+  --citeproc --bibliography book/references.bib --highlight-style pygments
+
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+	$(call say,HTML,$@)
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/$*.html.d \
+	  $(PANDOC_HTML) --toc --toc-depth 2 --number-sections \
+	  --number-offset $$(( 10#$$(echo $* | cut -c1-2) - 1 )) \
+	  --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1)" \
+	  $< -o $@.tmp && mv $@.tmp $@
+
+$(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
+	$(call say,HTML,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
+
+html: $(HTML)
+
+# SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
+export SOURCE_DATE_EPOCH ?= 1767225600
+PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
+  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
+  --citeproc --bibliography book/references.bib --highlight-style tango \
+  --top-level-division chapter --number-sections --toc --toc-depth 2 \
+  -H book/preamble.tex -V documentclass=book -V classoption=oneside \
+  -V papersize=a4 -V geometry:margin=2.4cm -V fontsize=10pt \
+  -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
+  -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue
+
+$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS)
+	$(call say,PDF,$@)
+	@mkdir -p $(@D) $(B)/deps $(B)/tex
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
+	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
+	$(Q)for pass in 1 2 3; do \
+	  xelatex -interaction=nonstopmode -halt-on-error -output-directory=$(B)/tex \
+	    $(B)/tex/book.tex > $(B)/tex/xelatex.log 2>&1 \
+	    || { grep -A5 '^!' $(B)/tex/book.log >&2; rm -f $(B)/tex/book.pdf; exit 1; }; \
+	  grep -q 'Rerun to get' $(B)/tex/book.log || break; done
+	$(Q)mv $(B)/tex/book.pdf $@
+
+pdf: $(PDF)
+
+-include $(wildcard $(B)/deps/*.d)
+
+# --------------------------------------------------------------------------
+# Tests (the test scripts print TAP; tests/summary.sh counts it)
+
+check: test
+test: all
+	$(Q)tests/run.sh $(B)
+
+# --------------------------------------------------------------------------
+# Unit tests (Criterion) and sanitizer builds, driven by tests/run.sh
+
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
+SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
+
+$(B)/tests/%: tests/unit/%.c $(LIB_MODS:%=$(B)/obj/lib/%.o)
+	$(call say,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ $^ -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+$(B)/san/tests/%: tests/unit/%.c $(LIB_MODS:%=$(B)/san/lib/%.o)
+	$(call say,CC-SAN,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d -MT $@ $^ -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+unit-tests: $(UNIT_BINS)
+sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
+
+-include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*.d $(B)/san/*.d $(B)/san/lib/*.d \
+  $(B)/tests/*.d $(B)/san/tests/*.d)
+
+# --------------------------------------------------------------------------
+# Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
+
+DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
+  texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind \
+  python3 python3-numpy python3-torch chromium chromium-driver
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${db:Status-Status}\n' $$p 2>/dev/null | grep -qx installed || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then echo "deps: all $(words $(DEB_PACKAGES)) packages installed"; \
+	elif [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: missing:" $$missing; echo "deps: run 'sudo make deps' (needs root for apt-get)"; exit 1; \
+	else \
+	  echo "deps: installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	    --no-install-recommends $$missing; \
+	fi
+	@# Node.js (for the browser test): keep a machine's own node if it has one.
+	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm; }
+
+clean:
+	rm -rf $(B)

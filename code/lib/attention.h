@@ -1,0 +1,22 @@
+// attention.h -- scaled dot-product attention, softmax(Q K^T / sqrt(d_k)) V.
+#ifndef ATTENTION_H
+#define ATTENTION_H
+
+// q (n, d_k), k (m, d_k) -> scores (n, m) = q k^T / sqrt(d_k)
+void attention_scores(const float *q, const float *k, float *scores,
+                      int n, int m, int d_k);
+
+// weights (n, m), v (m, d_v) -> out (n, d_v) = weights v
+void attention_combine(const float *weights, const float *v, float *out,
+                       int n, int m, int d_v);
+
+// q (n, d_k), k (m, d_k), v (m, d_v), mask (n, m) or NULL
+//   -> out (n, d_v), weights (n, m)
+// mask: 1 = query i may look at key j, 0 = hidden. A fully hidden row gives
+// zero weights and a zero output row.
+// (torch: F.scaled_dot_product_attention(q, k, v, attn_mask=mask.bool()))
+void attention_forward(const float *q, const float *k, const float *v,
+                       const unsigned char *mask, float *out, float *weights,
+                       int n, int m, int d_k, int d_v);
+
+#endif

@@ -1,0 +1,47 @@
+# style.gp -- the one look every figure shares. Each figure script starts with
+#     load 'figures/style.gp'
+# The build passes three variables with -e:
+#     term  'svg' (HTML book) or 'pdf' (PDF book)
+#     out   the file to write
+#     data  the program's data directory, ending in '/'
+# A script may set fig_w / fig_h (multiples of the default size) before loading.
+
+if (!exists('term')) term = 'svg'
+if (!exists('out'))  out = '/dev/null'
+if (!exists('data')) data = './'
+if (!exists('fig_w')) fig_w = 1.0
+if (!exists('fig_h')) fig_h = 1.0
+
+if (term eq 'svg') {
+    set terminal svg size 720*fig_w, 440*fig_h dynamic enhanced \
+        font 'DejaVu Sans,13' linewidth 1.4 background rgb 'white'
+} else {
+    set terminal pdfcairo size 5.6*fig_w, 3.4*fig_h enhanced \
+        font 'DejaVu Sans,9' linewidth 1.2
+}
+set output out
+set encoding utf8
+
+# Quiet frame, light grid, legend without a box.
+set border 3 lc rgb '#444444'
+set tics nomirror out scale 0.6 textcolor rgb '#333333'
+set grid back lc rgb '#dddddd' lw 0.8 dt 1
+set key noautotitle top right nobox samplen 2.5 spacing 1.1
+set style fill solid 0.85 noborder
+set datafile separator whitespace
+set datafile missing '?'
+
+# Six distinguishable colours (Okabe-Ito, safe for colour blindness).
+set linetype 1 lc rgb '#0072B2' lw 2 pt 7 ps 0.7
+set linetype 2 lc rgb '#D55E00' lw 2 pt 5 ps 0.7
+set linetype 3 lc rgb '#009E73' lw 2 pt 9 ps 0.8
+set linetype 4 lc rgb '#CC79A7' lw 2 pt 11 ps 0.8
+set linetype 5 lc rgb '#E69F00' lw 2 pt 13 ps 0.8
+set linetype 6 lc rgb '#56B4E9' lw 2 pt 15 ps 0.8
+set linetype cycle 6
+do for [i=1:6] { set style line i lt i }
+
+# Attention weights: white (0) to deep blue (max).  Use: @palette_attention
+palette_attention = "set palette defined (0 '#ffffff', 0.25 '#c6dbef', 0.5 '#6baed6', 0.75 '#2171b5', 1 '#08306b')"
+# Signed values: blue (negative), white (0), red (positive).  Use: @palette_signed
+palette_signed = "set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# book.sh BUILD_DIR -- the book was built completely and says what it should.
+set -u
+B=$1
+. tests/tap.sh
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+if make --no-print-directory -q B="$B" all; then pass "a second make has nothing to do"
+else fail "a second make has nothing to do" "$(make --no-print-directory -n B="$B" all | head)"; fi
+
+[ -s "$B/html/index.html" ] && pass "index.html exists" || fail "index.html exists"
+[ -s "$B/attention-in-c.pdf" ] && pass "the PDF exists" || fail "the PDF exists"
+pdftotext -layout "$B/attention-in-c.pdf" "$T/book.txt" 2>/dev/null
+pdftotext "$B/attention-in-c.pdf" "$T/book-flow.txt" 2>/dev/null
+tr -s ' \n' '  ' < "$T/book-flow.txt" > "$T/book-words.txt"
+
+for md in chapters/[0-9][0-9]-*.md; do
+  name=$(basename "$md" .md)
+  page="$B/html/$name.html"
+  title=$(sed -n 's/^# //p' "$md" | head -n1 | sed 's/ *{.*}$//')
+  if [ -s "$page" ] && grep -qF "$title" "$page"; then pass "$name.html has its title '$title'"
+  else fail "$name.html has its title '$title'"; fi
+  if grep -qF "href=\"$name.html\"" "$B/html/index.html"; then pass "index links to $name.html"
+  else fail "index links to $name.html"; fi
+  if grep -qF "$title" "$T/book-words.txt"; then pass "PDF contains chapter '$title'"
+  else fail "PDF contains chapter '$title'"; fi
+  # No directive left unresolved in the page.
+  if grep -qE 'data-snippet=|data-section=|\{\.val|\.gp"' "$page"; then
+    fail "$name.html has no unresolved directive" "$(grep -oE 'data-snippet=[^ ]*|data-section=[^ ]*|\{\.val[^ ]*|[^ ]*\.gp"' "$page" | head -3)"
+  else pass "$name.html has no unresolved directive"; fi
+  if grep -q '<figure>' "$page" && ! grep -q '<img src="data:image/svg+xml' "$page"; then
+    fail "$name.html embeds its figures as SVG"
+  else pass "$name.html embeds its figures as SVG"; fi
+  if grep -q 'id="refs"' "$page" || ! grep -q '\[@' "$md"; then pass "$name.html has its references"
+  else fail "$name.html has its references"; fi
+  if grep -qi '^## Exercises' "$md"; then pass "$name has exercises"; else fail "$name has exercises"; fi
+done
+
+out=$(book/check-snippets.sh "$B")
+if [ -z "$out" ]; then pass "every snippet marker is shown exactly once"
+else fail "every snippet marker is shown exactly once" "$out"; fi
+
+# An unresolved directive fails the build and names the chapter file and line.
+mkdir -p "$T/chapters"
+printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/softmax.c" snippet="no_such_snippet"}\n```\n' \
+  > "$T/chapters/98-broken.md"
+if LITERATE_BUILD="$B" pandoc --lua-filter book/literate.lua -t html "$T/chapters/98-broken.md" \
+     -o "$T/broken.html" 2>"$T/err"; then
+  fail "an unresolved directive fails the build"
+else
+  if grep -q "98-broken.md:3: .*nope" "$T/err" && grep -q "98-broken.md:5: .*no_such_snippet" "$T/err"; then
+    pass "an unresolved directive fails the build with file:line"
+  else fail "an unresolved directive fails the build with file:line" "$(cat "$T/err")"; fi
+fi
+
+# The PDF has a table of contents, numbered chapters and a bibliography.
+if grep -q 'Contents' "$T/book.txt"; then pass "PDF has a table of contents"; else fail "PDF has a table of contents"; fi
+if grep -qE '^ *References' "$T/book.txt" && grep -q 'Vaswani' "$T/book.txt"; then pass "PDF has a bibliography"
+else fail "PDF has a bibliography"; fi

@@ -1,0 +1,15 @@
+# tap.sh -- sourced by the shell test scripts: print TAP lines.
+#   check "description" command args...   -> ok / not ok, by the command's status
+#   pass "description" / fail "description" "why"
+TAP_N=0
+pass() { TAP_N=$((TAP_N + 1)); printf 'ok %d - %s\n' "$TAP_N" "$1"; }
+fail() {
+  TAP_N=$((TAP_N + 1)); printf 'not ok %d - %s\n' "$TAP_N" "$1"
+  [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 20
+  return 0
+}
+check() {
+  local what=$1; shift
+  local out
+  if out=$("$@" 2>&1); then pass "$what"; else fail "$what" "$out"; fi
+}
