@@ -153,7 +153,11 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
 
-html: $(HTML)
+# Report snippet markers that no chapter shows (or that two chapters show).
+$(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh
+	$(Q)book/check-snippets.sh $(B) > $@.tmp || sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
+
+html: $(HTML) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
