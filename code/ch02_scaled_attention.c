@@ -1,0 +1,712 @@
+// ch02_scaled_attention.c -- chapter 2: scaled dot-product attention.
+//
+// Links: cli report rng mat softmax attention attn_stats
+// Links: stats geometry spectral dropout
+//
+// Walks through softmax(Q K^T / sqrt(d_k)) V: the four steps on a tiny example,
+// stable softmax, why we divide by sqrt(d_k), temperature, geometry, entropy,
+// the row-stochastic attention matrix and dropout on attention weights.
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "attn_stats.h"
+#include "cli.h"
+#include "dropout.h"
+#include "geometry.h"
+#include "mat.h"
+#include "report.h"
+#include "rng.h"
+#include "softmax.h"
+#include "spectral.h"
+#include "stats.h"
+
+static const char *PROG = "ch02_scaled_attention";
+
+// ---------------------------------------------------------------------------
+// printing helpers
+
+// Print v in a field of width w with 4 decimals; inf and NaN print the same
+// on every C library ("inf", "-inf", "nan").
+static void put_num(double v, int w) {
+    char buf[32];
+    if (isnan(v))
+        printf("%*s", w, "nan");
+    else if (isinf(v))
+        printf("%*s", w, v > 0 ? "inf" : "-inf");
+    else
+        printf("%*s", w, fmt_fixed(buf, sizeof buf, v, 4));
+}
+
+static void put_row(const float *x, int n, int w) {
+    for (int i = 0; i < n; i++) put_num(x[i], w);
+}
+
+// labels "q1".."qn" (prefix 'q') into storage; returns the pointer array.
+static const char **make_labels(char store[][16], const char **ptrs, int n,
+                                char prefix) {
+    for (int i = 0; i < n; i++) {
+        snprintf(store[i], 16, "%c%d", prefix, i + 1);
+        ptrs[i] = store[i];
+    }
+    return ptrs;
+}
+
+// ---------------------------------------------------------------------------
+// 1. the four steps on a tiny example
+
+enum { T_N = 3, T_M = 3, T_DK = 4, T_DV = 2 };
+
+static const float TQ[T_N * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 1, 1};
+static const float TK[T_M * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 0, 0};
+static const float TV[T_M * T_DV] = {1, 0,  0, 1,  1, 1};
+
+static void four_steps(report_t *r) {
+    char qs[T_N][16], ks[T_M][16], vs[T_M][16];
+    const char *ql[T_N], *kl[T_M], *vl[T_M];
+    make_labels(qs, ql, T_N, 'q');
+    make_labels(ks, kl, T_M, 'k');
+    make_labels(vs, vl, T_M, 'v');
+    const char *dims[] = {"1", "2", "3", "4"};
+
+    report_section(r, "four steps: inputs");
+    printf("Q (3 queries, d_k = 4)\n");
+    print_matrix(TQ, T_N, T_DK, 6, 1, ql, dims);
+    printf("K (3 keys, d_k = 4)\n");
+    print_matrix(TK, T_M, T_DK, 6, 1, kl, dims);
+    printf("V (3 values, d_v = 2)\n");
+    print_matrix(TV, T_M, T_DV, 6, 1, vl, dims);
+
+    // snippet: four_steps
+    float scores[T_N * T_M], weights[T_N * T_M], out[T_N * T_DV];
+    mat_mul_bt(TQ, TK, scores, T_N, T_DK, T_M);        // 1. scores  S = Q K^T
+    memcpy(weights, scores, sizeof scores);
+    mat_scale(weights, T_N * T_M, 1.0f / sqrtf(T_DK));  // 2. scale   S / sqrt(d_k)
+    softmax_rows(weights, T_N, T_M);                    // 3. softmax along each row
+    attention_combine(weights, TV, out, T_N, T_M, T_DV); // 4. output  A V
+    // end snippet
+
+    report_section(r, "step 1: scores");
+    printf("S = Q K^T (row = query, column = key)\n");
+    print_matrix(scores, T_N, T_M, 8, 4, ql, kl);
+
+    float scaled[T_N * T_M];
+    memcpy(scaled, scores, sizeof scores);
+    mat_scale(scaled, T_N * T_M, 1.0f / sqrtf(T_DK));
+    report_section(r, "step 2: scale");
+    printf("S / sqrt(d_k) = S / %.4f\n", sqrt(T_DK));
+    print_matrix(scaled, T_N, T_M, 8, 4, ql, kl);
+
+    report_section(r, "step 3: softmax");
+    printf("A = softmax(S / sqrt(d_k)), row by row\n");
+    print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
+    printf("row sums:");
+    for (int i = 0; i < T_N; i++) {
+        double s = 0.0;
+        for (int j = 0; j < T_M; j++) s += weights[i * T_M + j];
+        printf("  %.4f", s);
+    }
+    printf("\n");
+
+    report_section(r, "step 4: weighted sum");
+    printf("O = A V (one output row per query)\n");
+    print_matrix(out, T_N, T_DV, 8, 4, ql, dims);
+
+    // The same through the library's one call.
+    float out2[T_N * T_DV], w2[T_N * T_M];
+    attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
+    double diff = 0.0;
+    for (int i = 0; i < T_N * T_DV; i++)
+        if (fabs(out2[i] - out[i]) > diff) diff = fabs(out2[i] - out[i]);
+    printf("attention_forward() gives the same O: max |difference| = %.2g\n", diff);
+
+    report_value(r, "ex_scale", "%.0f", sqrt(T_DK));
+    report_value(r, "ex_s11", "%.0f", scores[0]);
+    report_value(r, "ex_s12", "%.0f", scores[1]);
+    report_value(r, "ex_s13", "%.0f", scores[2]);
+    report_value(r, "ex_c11", "%.1f", scaled[0]);
+    report_value(r, "ex_c12", "%.1f", scaled[1]);
+    report_value(r, "ex_c13", "%.1f", scaled[2]);
+    report_value(r, "ex_a11", "%.4f", weights[0]);
+    report_value(r, "ex_a12", "%.4f", weights[1]);
+    report_value(r, "ex_a13", "%.4f", weights[2]);
+    report_value(r, "ex_a31", "%.4f", weights[6]);
+    report_value(r, "ex_o11", "%.4f", out[0]);
+    report_value(r, "ex_o12", "%.4f", out[1]);
+    report_value(r, "ex_o31", "%.4f", out[4]);
+    report_value(r, "ex_diff", "%.2g", diff);
+}
+
+// ---------------------------------------------------------------------------
+// 2. naive vs stable softmax on large logits
+
+static void huge_logits(report_t *r) {
+    enum { ROWS = 7 };
+    static const float logits[ROWS][3] = {
+        {1, 2, 3},       {1001, 1002, 1003}, {-1001, -1000, -999},
+        {86, 87, 88},    {87, 88, 89},       {10000, 0, -10000},
+        {10000, 10000, 9999},
+    };
+    report_section(r, "huge logits");
+    printf("%-20s %-24s %s\n", "logits x", "naive exp(x)/sum", "stable (x - max)");
+    for (int i = 0; i < ROWS; i++) {
+        float a[3], b[3];
+        memcpy(a, logits[i], sizeof a);
+        memcpy(b, logits[i], sizeof b);
+        softmax_naive(a, 3);
+        softmax(b, 3);
+        for (int j = 0; j < 3; j++) printf("%7.0f", logits[i][j]);
+        printf("  ");
+        put_row(a, 3, 8);
+        put_row(b, 3, 8);
+        printf("\n");
+        if (i == 1) report_text(r, "naive_1001", isnan(a[0]) ? "nan" : "a number");
+        if (i == 5) report_value(r, "stable_1e4", "%.4f", b[0]);
+    }
+    printf("largest float: %.4e, so exp(x) overflows for x > ln(max) = %.4f\n",
+           (double)FLT_MAX, log((double)FLT_MAX));
+    report_value(r, "ln_flt_max", "%.2f", log((double)FLT_MAX));
+    report_value(r, "flt_max", "%.1e", (double)FLT_MAX);
+    float a[3] = {1, 2, 3};
+    softmax(a, 3);
+    report_value(r, "sm123_1", "%.4f", a[0]);
+    report_value(r, "sm123_2", "%.4f", a[1]);
+    report_value(r, "sm123_3", "%.4f", a[2]);
+}
+
+// ---------------------------------------------------------------------------
+// 3. why divide by sqrt(d_k): score spread and softmax saturation
+
+enum { N_DK = 11 };   // d_k = 1, 2, 4, ..., 1024
+
+typedef struct {
+    int d_k;
+    stats_t raw, scaled;            // over all samples x samples scores
+    double pmax_raw, pmax_scaled;   // mean over rows of the largest weight
+    double jac_raw, jac_scaled;     // mean over rows of trace J = 1 - sum p^2
+} spread_t;
+
+// Mean over the rows of x (n, m), after softmax, of the largest weight and of
+// 1 - sum_j p_j^2 (the trace of the softmax Jacobian diag(p) - p p^T).
+static void saturation(float *x, int n, int m, double *pmax, double *jac) {
+    softmax_rows(x, n, m);
+    *pmax = 0.0;
+    *jac = 0.0;
+    for (int i = 0; i < n; i++) {
+        double sq = 0.0;
+        *pmax += attn_max_weight(x + i * m, 1, m);
+        for (int j = 0; j < m; j++) sq += (double)x[i * m + j] * x[i * m + j];
+        *jac += 1.0 - sq;
+    }
+    *pmax /= n;
+    *jac /= n;
+}
+
+static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
+    int n = samples;
+    float *q = malloc((size_t)n * 1024 * sizeof *q);
+    float *k = malloc((size_t)n * 1024 * sizeof *k);
+    float *raw = malloc((size_t)n * n * sizeof *raw);
+    float *scaled = malloc((size_t)n * n * sizeof *scaled);
+    if (!q || !k || !raw || !scaled) {
+        free(q), free(k), free(raw), free(scaled);
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return -1;
+    }
+    // snippet: score_spread
+    for (int e = 0; e < N_DK; e++) {
+        int d_k = 1 << e;                               // 1, 2, 4, ..., 1024
+        rng_fill_normal(rng, q, n * d_k, 0.0f, 1.0f);   // q_i ~ N(0, 1) per component
+        rng_fill_normal(rng, k, n * d_k, 0.0f, 1.0f);   // k_i ~ N(0, 1) per component
+        mat_mul_bt(q, k, raw, n, d_k, n);                // every q_i . k_j
+        memcpy(scaled, raw, (size_t)n * n * sizeof *raw);
+        mat_scale(scaled, n * n, 1.0f / sqrtf((float)d_k));
+        res[e].raw = stats_of(raw, n * n);
+        res[e].scaled = stats_of(scaled, n * n);
+        res[e].d_k = d_k;
+        saturation(raw, n, n, &res[e].pmax_raw, &res[e].jac_raw);       // used later
+        saturation(scaled, n, n, &res[e].pmax_scaled, &res[e].jac_scaled);
+    }
+    // end snippet
+    free(q), free(k), free(raw), free(scaled);
+
+    report_section(r, "score spread");
+    printf("%d queries x %d keys, components ~ N(0, 1)\n", n, n);
+    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "", "raw q.k", "", "", "", "scaled",
+           "", "");
+    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "d_k", "mean", "std", "max",
+           "sqrt(d_k)", "mean", "std", "max");
+    for (int e = 2; e < N_DK; e += 2) {
+        const spread_t *s = &res[e];
+        printf("%5d | %8.3f %8.3f %8.3f | %9.3f | %7.3f %7.3f %7.3f\n", s->d_k,
+               s->raw.mean, s->raw.std, s->raw.max, sqrt(s->d_k), s->scaled.mean,
+               s->scaled.std, s->scaled.max);
+    }
+    report_value(r, "spread_n", "%.0f", n);
+    report_value(r, "spread_pairs", "%.0f", (double)n * n);
+    report_value(r, "raw_std_4", "%.3f", res[2].raw.std);
+    report_value(r, "raw_std_1024", "%.3f", res[10].raw.std);
+    report_value(r, "raw_max_1024", "%.1f", res[10].raw.max);
+    report_value(r, "scaled_std_4", "%.3f", res[2].scaled.std);
+    report_value(r, "scaled_std_1024", "%.3f", res[10].scaled.std);
+    report_value(r, "scaled_max_1024", "%.2f", res[10].scaled.max);
+
+    FILE *f = report_data(r, "spread.dat");
+    if (f) {
+        fprintf(f, "# d_k raw_mean raw_std raw_max scaled_mean scaled_std scaled_max\n");
+        for (int e = 0; e < N_DK; e++)
+            fprintf(f, "%d %.6f %.6f %.6f %.6f %.6f %.6f\n", res[e].d_k, res[e].raw.mean,
+                    res[e].raw.std, res[e].raw.max, res[e].scaled.mean,
+                    res[e].scaled.std, res[e].scaled.max);
+    }
+    report_data_close(r, f);
+    return 0;
+}
+
+static void print_saturation(report_t *r, const spread_t *res, int samples) {
+    report_section(r, "saturation");
+    printf("softmax over %d keys, mean over %d queries\n", samples, samples);
+    printf("%5s | %18s | %18s\n", "", "largest weight", "trace J = 1-sum p^2");
+    printf("%5s | %8s %9s | %8s %9s\n", "d_k", "raw", "scaled", "raw", "scaled");
+    for (int e = 2; e < N_DK; e += 2)
+        printf("%5d | %8.4f %9.4f | %8.4f %9.4f\n", res[e].d_k, res[e].pmax_raw,
+               res[e].pmax_scaled, res[e].jac_raw, res[e].jac_scaled);
+    report_value(r, "pmax_raw_4", "%.4f", res[2].pmax_raw);
+    report_value(r, "pmax_raw_1024", "%.4f", res[10].pmax_raw);
+    report_value(r, "pmax_scaled_1024", "%.4f", res[10].pmax_scaled);
+    report_value(r, "jac_raw_1024", "%.4f", res[10].jac_raw);
+    report_value(r, "jac_scaled_1024", "%.4f", res[10].jac_scaled);
+    report_value(r, "pmax_uniform", "%.4f", 1.0 / samples);
+
+    FILE *f = report_data(r, "saturation.dat");
+    if (f) {
+        fprintf(f, "# d_k pmax_raw pmax_scaled jac_raw jac_scaled\n");
+        for (int e = 0; e < N_DK; e++)
+            fprintf(f, "%d %.6f %.6f %.6f %.6f\n", res[e].d_k, res[e].pmax_raw,
+                    res[e].pmax_scaled, res[e].jac_raw, res[e].jac_scaled);
+    }
+    report_data_close(r, f);
+}
+
+static void jacobian_demo(report_t *r) {
+    report_section(r, "jacobian");
+    static const float base[3] = {1, 2, 3};
+    for (int c = 0; c < 2; c++) {
+        float x = c == 0 ? 1.0f : 10.0f;
+        float p[3], jac[9];
+        for (int j = 0; j < 3; j++) p[j] = base[j] * x;
+        softmax(p, 3);
+        softmax_jacobian(p, jac, 3);
+        printf("x = (%.0f, %.0f, %.0f)   p =", base[0] * x, base[1] * x, base[2] * x);
+        put_row(p, 3, 8);
+        printf("\nJ = dp/dx:\n");
+        print_matrix(jac, 3, 3, 10, 4, NULL, NULL);
+        double tr = jac[0] + jac[4] + jac[8];
+        printf("trace J = %.4f\n", tr);
+        if (c == 0) printf("\n");
+        report_value(r, c == 0 ? "jac_trace_1" : "jac_trace_10", "%.4f", tr);
+        report_value(r, c == 0 ? "jac_p3_1" : "jac_p3_10", "%.4f", p[2]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 4. the running example: 6 queries, 6 keys, d_k = 8
+
+enum { R_N = 6, R_DK = 8 };
+
+typedef struct {
+    float q[R_N * R_DK], k[R_N * R_DK];   // keys are noisy copies of the queries
+    float scores[R_N * R_N];              // q k^T / sqrt(d_k)
+    float w[R_N * R_N];                   // softmax of each row of scores
+} running_t;
+
+static void running_example(report_t *r, rng_t *rng, running_t *ex) {
+    rng_fill_normal(rng, ex->q, R_N * R_DK, 0.0f, 1.0f);
+    rng_fill_normal(rng, ex->k, R_N * R_DK, 0.0f, 1.0f);
+    mat_add(ex->k, ex->q, R_N * R_DK);                 // k_i = q_i + noise
+    attention_scores(ex->q, ex->k, ex->scores, R_N, R_N, R_DK);
+    memcpy(ex->w, ex->scores, sizeof ex->w);
+    softmax_rows(ex->w, R_N, R_N);
+
+    char qs[R_N][16], ks[R_N][16];
+    const char *ql[R_N], *kl[R_N];
+    make_labels(qs, ql, R_N, 'q');
+    make_labels(ks, kl, R_N, 'k');
+    report_section(r, "running example");
+    printf("6 queries, 6 keys, d_k = 8; key i = query i + N(0, 1) noise\n");
+    printf("scaled scores S = Q K^T / sqrt(8):\n");
+    print_matrix(ex->scores, R_N, R_N, 8, 3, ql, kl);
+    report_value(r, "run_ln_n", "%.4f", log((double)R_N));
+}
+
+static void temperature(report_t *r, const running_t *ex) {
+    static const float temps[] = {0.1f, 0.5f, 1.0f, 2.0f, 5.0f};
+    static const char *keys[] = {"t01", "t05", "t1", "t2", "t5"};
+    report_section(r, "temperature");
+    printf("softmax(S / T); p = weights of query q1, H and max = means over queries\n");
+    printf("%4s |%42s | %6s %7s %6s\n", "T", "p(q1)", "H", "exp(H)", "max p");
+    for (int t = 0; t < 5; t++) {
+        float w[R_N * R_N];
+        memcpy(w, ex->scores, sizeof w);
+        softmax_rows_temp(w, R_N, R_N, temps[t]);
+        double h = attn_mean_entropy(w, R_N, R_N), pmax = 0.0;
+        for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N) / R_N;
+        printf("%4.1f |", temps[t]);
+        put_row(w, R_N, 7);
+        printf(" | %6.4f %7.4f %6.4f\n", h, exp(h), pmax);
+        char key[32];
+        snprintf(key, sizeof key, "H_%s", keys[t]);
+        report_value(r, key, "%.4f", h);
+        snprintf(key, sizeof key, "pmax_%s", keys[t]);
+        report_value(r, key, "%.4f", pmax);
+    }
+
+    FILE *f = report_data(r, "temperature.dat");
+    if (f) {
+        fprintf(f, "# T mean_entropy mean_max_prob\n");
+        for (int s = 0; s <= 80; s++) {
+            float t = (float)pow(10.0, -1.5 + 3.0 * s / 80.0);   // 0.03 .. 30
+            float w[R_N * R_N];
+            memcpy(w, ex->scores, sizeof w);
+            softmax_rows_temp(w, R_N, R_N, t);
+            double pmax = 0.0;
+            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
+            fprintf(f, "%.6f %.6f %.6f\n", t, attn_mean_entropy(w, R_N, R_N),
+                    pmax / R_N);
+        }
+    }
+    report_data_close(r, f);
+    f = report_data(r, "temperature_points.dat");
+    if (f) {
+        fprintf(f, "# T mean_entropy mean_max_prob (the five printed temperatures)\n");
+        for (int t = 0; t < 5; t++) {
+            float w[R_N * R_N];
+            memcpy(w, ex->scores, sizeof w);
+            softmax_rows_temp(w, R_N, R_N, temps[t]);
+            double pmax = 0.0;
+            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
+            fprintf(f, "%.6f %.6f %.6f\n", temps[t], attn_mean_entropy(w, R_N, R_N),
+                    pmax / R_N);
+        }
+    }
+    report_data_close(r, f);
+}
+
+// ---------------------------------------------------------------------------
+// 5. geometry: lengths and angles
+
+static void geometry(report_t *r, const running_t *ex) {
+    float nq[R_N], nk[R_N], cosm[R_N * R_N];
+    row_norms(ex->q, nq, R_N, R_DK);
+    row_norms(ex->k, nk, R_N, R_DK);
+    cosine_matrix(ex->q, ex->k, cosm, R_N, R_N, R_DK);
+
+    char qs[R_N][16], ks[R_N][16];
+    const char *ql[R_N], *kl[R_N];
+    make_labels(qs, ql, R_N, 'q');
+    make_labels(ks, kl, R_N, 'k');
+    report_section(r, "geometry");
+    printf("|q_i|:");
+    put_row(nq, R_N, 8);
+    printf("\n|k_i|:");
+    put_row(nk, R_N, 8);
+    printf("\ncos(theta_ij) between q_i and k_j:\n");
+    print_matrix(cosm, R_N, R_N, 8, 3, ql, kl);
+    // Rebuild one score from its parts: q.k / sqrt(d_k) = |q| |k| cos / sqrt(d_k).
+    double rebuilt = (double)nq[0] * nk[0] * cosm[0] / sqrt((double)R_DK);
+    printf("q1.k1 / sqrt(8) = %.4f;  |q1| |k1| cos(theta_11) / sqrt(8) = %.4f\n",
+           ex->scores[0], rebuilt);
+    printf("angle(q1, k1) = %.2f degrees\n", angle_degrees(cosm[0]));
+    report_value(r, "geo_cos11", "%.3f", cosm[0]);
+    report_value(r, "geo_angle11", "%.1f", angle_degrees(cosm[0]));
+    report_value(r, "geo_score11", "%.4f", ex->scores[0]);
+    report_value(r, "geo_nq1", "%.4f", nq[0]);
+    report_value(r, "geo_nk1", "%.4f", nk[0]);
+    int longest = 0;
+    for (int j = 1; j < R_N; j++)
+        if (nk[j] > nk[longest]) longest = j;
+    report_text(r, "geo_longest_k", kl[longest]);
+    report_value(r, "geo_longest_len", "%.4f", nk[longest]);
+}
+
+static int angles(report_t *r, rng_t *rng, int samples) {
+    static const int dims[] = {4, 16, 64, 256, 1024};
+    enum { N_DIMS = 5, BINS = 90 };
+    int n = samples, hist[N_DIMS][BINS];
+    float *q = malloc((size_t)n * 1024 * sizeof *q);
+    float *k = malloc((size_t)n * 1024 * sizeof *k);
+    float *c = malloc((size_t)n * n * sizeof *c);
+    float *nq = malloc((size_t)n * sizeof *nq);
+    if (!q || !k || !c || !nq) {
+        free(q), free(k), free(c), free(nq);
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        return -1;
+    }
+    report_section(r, "angles");
+    printf("%d random q and %d random k, components ~ N(0, 1)\n", n, n);
+    printf("%5s %9s %9s | %10s %10s %12s\n", "d_k", "mean |q|", "sqrt(d_k)",
+           "mean angle", "std angle", "57.3/sqrt(d)");
+    for (int e = 0; e < N_DIMS; e++) {
+        int d = dims[e];
+        rng_fill_normal(rng, q, n * d, 0.0f, 1.0f);
+        rng_fill_normal(rng, k, n * d, 0.0f, 1.0f);
+        cosine_matrix(q, k, c, n, n, d);
+        for (int i = 0; i < n * n; i++) c[i] = (float)angle_degrees(c[i]);
+        histogram(c, n * n, 0.0, 180.0, BINS, hist[e]);
+        row_norms(q, nq, n, d);
+        stats_t sn = stats_of(nq, n), sa = stats_of(c, n * n);
+        double pred = 180.0 / 3.14159265358979323846 / sqrt(d);   // 1/sqrt(d) rad
+        printf("%5d %9.3f %9.3f | %10.2f %10.2f %12.2f\n", d, sn.mean, sqrt(d), sa.mean,
+               sa.std, pred);
+        if (d == 1024) {
+            report_value(r, "angle_std_1024", "%.2f", sa.std);
+            report_value(r, "angle_mean_1024", "%.2f", sa.mean);
+            report_value(r, "angle_pred_1024", "%.2f", pred);
+            report_value(r, "norm_1024", "%.2f", sn.mean);
+        }
+        if (d == 4) report_value(r, "angle_std_4", "%.2f", sa.std);
+    }
+    FILE *f = report_data(r, "angles.dat");
+    if (f) {
+        fprintf(f, "# angle_deg, then fraction of pairs per degree for d_k = 4 16 64 "
+                   "256 1024\n");
+        double width = 180.0 / BINS;
+        for (int b = 0; b < BINS; b++) {
+            fprintf(f, "%.2f", (b + 0.5) * width);
+            for (int e = 0; e < N_DIMS; e++)
+                fprintf(f, " %.6f", hist[e][b] / ((double)n * n * width));
+            fprintf(f, "\n");
+        }
+    }
+    report_data_close(r, f);
+    free(q), free(k), free(c), free(nq);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// 6. information view: entropy per query
+
+static void entropy(report_t *r, const running_t *ex) {
+    char qs[R_N][16], ks[R_N][16];
+    const char *ql[R_N], *kl[R_N];
+    make_labels(qs, ql, R_N, 'q');
+    make_labels(ks, kl, R_N, 'k');
+    report_section(r, "attention weights");
+    print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
+
+    report_section(r, "entropy");
+    printf("%5s %10s %14s %12s\n", "query", "H (nats)", "exp(H) (keys)", "max weight");
+    double lo = 1e9, hi = -1e9;
+    int ilo = 0, ihi = 0;
+    for (int i = 0; i < R_N; i++) {
+        // snippet: effective_range
+        double h = row_entropy(ex->w + i * R_N, R_N);   // 0 <= H <= ln m
+        double range = exp(h);                          // 1 <= e^H <= m keys
+        // end snippet
+        printf("%5s %10.4f %14.4f %12.4f\n", ql[i], h, range,
+               attn_max_weight(ex->w + i * R_N, 1, R_N));
+        if (h < lo) lo = h, ilo = i;
+        if (h > hi) hi = h, ihi = i;
+    }
+    double mh = attn_mean_entropy(ex->w, R_N, R_N);
+    printf("mean H = %.4f, bounds 0 (one key) .. ln 6 = %.4f (uniform)\n", mh,
+           log((double)R_N));
+    report_value(r, "H_mean", "%.4f", mh);
+    report_value(r, "H_low", "%.4f", lo);
+    report_value(r, "H_low_range", "%.2f", exp(lo));
+    report_text(r, "H_low_q", ql[ilo]);
+    report_value(r, "H_low_max", "%.4f", attn_max_weight(ex->w + ilo * R_N, 1, R_N));
+    report_value(r, "H_high", "%.4f", hi);
+    report_value(r, "H_high_range", "%.2f", exp(hi));
+    report_text(r, "H_high_q", ql[ihi]);
+
+    FILE *f = report_data(r, "heatmap.dat");
+    write_matrix(f, ex->w, R_N, R_N, ql, kl);
+    report_data_close(r, f);
+}
+
+// ---------------------------------------------------------------------------
+// 7. the attention matrix is row-stochastic
+
+static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
+    report_section(r, "row-stochastic");
+    double wmin = attn_min_weight(ex->w, R_N, R_N);
+    double err = attn_row_sum_error(ex->w, R_N, R_N);
+    printf("smallest weight      %.4e  (>= 0)\n", wmin);
+    printf("max |row sum - 1|    %.1e\n", err);
+
+    // snippet: perron
+    double right[R_N], left[R_N], lam_r, lam_l;
+    for (int i = 0; i < R_N; i++) right[i] = left[i] = 1.0 + i;   // any positive start
+    // right: A x = lambda x;  left: x A = lambda x.  Stop when the unit vector
+    // moves less than 1e-10 in one step (or after 100000 steps).
+    int it_r = power_iteration(ex->w, R_N, 0, right, 100000, 1e-10, &lam_r);
+    int it_l = power_iteration(ex->w, R_N, 1, left, 100000, 1e-10, &lam_l);
+    // end snippet
+
+    printf("power iteration, A x = lambda x:  lambda = %.6f after %d steps\n", lam_r,
+           it_r);
+    printf("  x / x_1 =");
+    for (int i = 0; i < R_N; i++) printf(" %.4f", right[i] / right[0]);
+    printf("\npower iteration, x A = lambda x:  lambda = %.6f after %d steps\n", lam_l,
+           it_l);
+    double s = 0.0;
+    for (int i = 0; i < R_N; i++) s += left[i];
+    printf("  pi = x / sum(x) =");
+    for (int i = 0; i < R_N; i++) printf(" %.4f", left[i] / s);
+    printf("\nspectral radius %.6f <= largest row sum %.6f\n", fabs(lam_r),
+           max_abs_row_sum(ex->w, R_N));
+    double diag = attn_diag_strength(ex->w, R_N);
+    printf("diagonal strength (mean A_ii) %.4f; uniform would be 1/6 = %.4f\n", diag,
+           1.0 / R_N);
+
+    // Many random row-stochastic matrices: softmax of random scores.
+    enum { TRIALS = 200, M = 16 };
+    double worst = 0.0;
+    for (int t = 0; t < TRIALS; t++) {
+        float a[M * M];
+        double x[M];
+        rng_fill_normal(rng, a, M * M, 0.0f, 2.0f);
+        softmax_rows(a, M, M);
+        for (int i = 0; i < M; i++) x[i] = 1.0;
+        double lam;
+        int it = power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
+        if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
+        if (it < 0) worst = INFINITY;                  // did not converge
+    }
+    printf("%d random %dx%d attention matrices: max |lambda - 1| = %.1e\n", TRIALS, M, M,
+           worst);
+
+    report_value(r, "rs_min", "%.1e", wmin);
+    report_value(r, "rs_err", "%.1e", err);
+    report_value(r, "rs_lambda", "%.6f", lam_r);
+    report_value(r, "rs_iters_right", "%.0f", it_r);
+    report_value(r, "rs_iters_left", "%.0f", it_l);
+    report_value(r, "rs_diag", "%.4f", diag);
+    report_value(r, "rs_uniform", "%.4f", 1.0 / R_N);
+    report_value(r, "rs_trials", "%.0f", TRIALS);
+    report_value(r, "rs_trial_size", "%.0f", M);
+    report_value(r, "rs_worst", "%.1e", worst);
+    int top = 0;
+    for (int i = 1; i < R_N; i++)
+        if (left[i] > left[top]) top = i;
+    char key[16];
+    snprintf(key, sizeof key, "k%d", top + 1);
+    report_text(r, "rs_pi_top", key);
+    report_value(r, "rs_pi_top_val", "%.4f", left[top] / s);
+}
+
+// ---------------------------------------------------------------------------
+// 8. dropout on the attention weights
+
+static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
+                         int draws) {
+    char qs[R_N][16], ks[R_N][16];
+    const char *ql[R_N], *kl[R_N];
+    make_labels(qs, ql, R_N, 'q');
+    make_labels(ks, kl, R_N, 'k');
+
+    float d[R_N * R_N];
+    unsigned char keep[R_N * R_N];
+    dropout_forward(ex->w, d, keep, R_N * R_N, p, rng);
+    int dropped = 0;
+    for (int i = 0; i < R_N * R_N; i++) dropped += !keep[i];
+
+    report_section(r, "dropout");
+    printf("p = %.2f: %d of %d weights dropped, survivors x 1/(1-p) = %.4f\n", p,
+           dropped, R_N * R_N, 1.0 / (1.0 - p));
+    print_matrix(d, R_N, R_N, 8, 4, ql, kl);
+    printf("row sums:");
+    for (int i = 0; i < R_N; i++) {
+        double s = 0.0;
+        for (int j = 0; j < R_N; j++) s += d[i * R_N + j];
+        printf(" %.4f", s);
+    }
+    printf("\n");
+
+    // snippet: dropout_mean
+    double mean[R_N * R_N] = {0};
+    for (int t = 0; t < draws; t++) {                 // average many dropout masks
+        dropout_forward(ex->w, d, NULL, R_N * R_N, p, rng);
+        for (int i = 0; i < R_N * R_N; i++) mean[i] += (double)d[i] / draws;
+    }
+    // end snippet
+    double worst = 0.0, worst_sum = 0.0;
+    for (int i = 0; i < R_N; i++) {
+        double s = 0.0;
+        for (int j = 0; j < R_N; j++) {
+            double e = fabs(mean[i * R_N + j] - ex->w[i * R_N + j]);
+            if (e > worst) worst = e;
+            s += mean[i * R_N + j];
+        }
+        if (fabs(s - 1.0) > worst_sum) worst_sum = fabs(s - 1.0);
+    }
+    // One draw of entry w has standard deviation w sqrt(p / (1 - p)); the mean of
+    // `draws` draws, sqrt(draws) times less. Largest for the largest w.
+    double se = attn_max_weight(ex->w, R_N, R_N) * sqrt(p / (1.0 - p) / draws);
+    printf("mean of %d dropout masks:\n", draws);
+    printf("  max |E[dropout(A)] - A| = %.4f   (one standard error: %.4f)\n", worst, se);
+    printf("  max |row sum - 1|       = %.4f\n", worst_sum);
+
+    report_value(r, "drop_p", "%.2f", p);
+    report_value(r, "drop_scale", "%.4f", 1.0 / (1.0 - p));
+    report_value(r, "drop_count", "%.0f", dropped);
+    report_value(r, "drop_total", "%.0f", R_N * R_N);
+    report_value(r, "drop_draws", "%.0f", draws);
+    report_value(r, "drop_err", "%.4f", worst);
+    report_value(r, "drop_sum_err", "%.4f", worst_sum);
+    report_value(r, "drop_se", "%.4f", se);
+    report_value(r, "drop_err_se", "%.1f", se > 0.0 ? worst / se : 0.0);
+
+    FILE *f = report_data(r, "dropout.dat");
+    float shown[R_N * R_N];
+    for (int i = 0; i < R_N * R_N; i++)
+        shown[i] = keep[i] ? ex->w[i] / (1.0f - p) : 0.0f;
+    write_matrix(f, shown, R_N, R_N, ql, kl);
+    report_data_close(r, f);
+}
+
+// ---------------------------------------------------------------------------
+
+int main(int argc, char **argv) {
+    long samples = 200, draws = 10000;
+    double p = 0.2;
+    cli_opt opts[] = {
+        {"--samples", "N", "random q and k per experiment", CLI_INT, &samples, NULL, 2,
+         2000},
+        {"--dropout", "P", "dropout probability", CLI_REAL, NULL, &p, 0.0, 0.9},
+        {"--draws", "N", "dropout masks to average", CLI_INT, &draws, NULL, 1, 100000},
+    };
+    cli_t cli = {PROG, "Chapter 2: scaled dot-product attention, step by step.", opts,
+                 3, 2, NULL};
+    int rc = cli_parse(&cli, argc, argv);
+    if (rc == CLI_DONE) return 0;
+    if (rc == CLI_ERROR) return 2;
+
+    report_t r;
+    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
+    rng_t rng;
+    rng_seed(&rng, cli.seed);
+
+    four_steps(&r);
+    huge_logits(&r);
+
+    spread_t res[N_DK];
+    if (score_spread(&r, &rng, (int)samples, res) != 0) return 1;
+    print_saturation(&r, res, (int)samples);
+    jacobian_demo(&r);
+
+    running_t ex;
+    running_example(&r, &rng, &ex);
+    temperature(&r, &ex);
+    geometry(&r, &ex);
+    if (angles(&r, &rng, (int)samples) != 0) return 1;
+    entropy(&r, &ex);
+    row_stochastic(&r, &rng, &ex);
+    dropout_demo(&r, &rng, &ex, (float)p, (int)draws);
+
+    return report_close(&r, PROG) == 0 ? 0 : 1;
+}

@@ -1,0 +1,11 @@
+# ch01_nw_fit.gp -- Nadaraya-Watson prediction against the truth.
+load 'figures/style.gp'
+h = system("awk '$1==\"nw_h\"{print $2}' ".data."values.tsv")
+set xlabel 'x'
+set ylabel 'y'
+set xrange [0:5]
+set yrange [-1:5.9]
+set key top right
+plot data.'nw_train.dat' using 1:2 with points pt 7 ps 0.55 lc rgb '#888888' title 'training points (x_j, y_j)', \
+     data.'nw_fit.dat'   using 1:2 with lines ls 3 dt 2 title 'truth 2 sin x + x^{0.8}', \
+     ''                 using 1:3 with lines ls 1 title sprintf('attention pooling, h = %s', h)

@@ -1,0 +1,35 @@
+# ch01_nw_widths.gp -- four kernel widths: predictions (top), weights (bottom).
+fig_w = 1.2
+fig_h = 1.3
+load 'figures/style.gp'
+width(k) = system(sprintf("awk '$1==\"nw_panel_%d\"{print $2}' %svalues.tsv", k, data))
+set multiplot layout 2,4 margins 0.08, 0.98, 0.11, 0.91 spacing 0.035, 0.16
+unset key
+set xrange [0:5]
+set xtics 1
+set yrange [-1.5:5.5]
+do for [k=1:4] {
+    set title sprintf('h = %s', width(k))
+    if (k == 1) { set ylabel 'y' } else { unset ylabel; set format y '' }
+    set xlabel 'x'
+    plot data.'nw_train.dat' using 1:2 with points pt 7 ps 0.4 lc rgb '#999999', \
+         data.'nw_widths.dat' using 1:2 with lines ls 3 dt 2, \
+         ''                  using 1:(column(2 + k)) with lines ls 1
+}
+set format y '%g'
+@palette_attention
+unset colorbox
+set grid noxtics noytics
+set border 15
+set autoscale xfixmax
+set xrange [-0.5:*]
+set xtics 10
+set yrange [-0.025:5.025]
+set cbrange [0:*]
+do for [k=1:4] {
+    unset title
+    if (k == 1) { set ylabel 'query x' } else { unset ylabel; set format y '' }
+    set xlabel 'training point j'
+    plot data.sprintf('nw_weights_%d.dat', k) matrix using 1:($2*0.05):3 with image
+}
+unset multiplot

@@ -1,0 +1,345 @@
+// check.mjs BUILD_DIR -- open every page of the HTML book in Debian's Chromium
+// and check it the way a reader would see it. Prints TAP lines ("ok N - ..." /
+// "not ok N - ..." followed by "# why" lines); tests/browser.sh runs it.
+//
+// Run from the repository root: the chapter sources (chapters/NN-*.md) say which
+// pages must exist, in which order, and how much math each one has.
+//
+// Per page, at desktop width (1280 px):
+//   - no console error and no uncaught page error
+//   - no request leaves the machine: every request is file: or data:
+//     (anything else is aborted and reported), and no local file is missing
+//   - every <img> loaded (complete, naturalWidth > 0) and is shown
+//   - math: at least as many <math> elements as the source has math, each laid
+//     out (non-zero box), fractions stacked (numerator above denominator)
+//   - every internal link resolves: "#id" on the page, "other.html#id" in that file
+//   - ids are unique
+//   - the prev/next links point at the neighbouring chapters, and home at index.html
+//   - a full-page screenshot in BUILD/screenshots/NAME.png
+// At phone width (390 px): the page does not scroll sideways (code blocks may
+// scroll inside their own box); screenshot BUILD/screenshots/NAME-phone.png.
+
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+const BUILD = path.resolve(process.argv[2] || 'build');
+const HTML = path.join(BUILD, 'html');
+const SHOTS = path.join(BUILD, 'screenshots');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const shotsShown = SHOTS.startsWith(process.cwd() + path.sep)
+  ? path.relative(process.cwd(), SHOTS) : SHOTS;
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+// ---------------------------------------------------------------------------
+// TAP
+
+let n = Number(process.env.TAP_START || 0);
+let failed = 0;
+function result(ok, what, why = []) {
+  n += 1;
+  console.log(`${ok ? 'ok' : 'not ok'} ${n} - ${what}`);
+  if (!ok) {
+    failed += 1;
+    const lines = (Array.isArray(why) ? why : [why]).flatMap((w) => String(w).split('\n'));
+    for (const line of lines.slice(0, 12)) console.log(`# ${line}`);
+    if (lines.length > 12) console.log(`# ... and ${lines.length - 12} more`);
+  }
+}
+const check = (what, problems) => result(problems.length === 0, what, problems);
+const short = (url) => (url.length > 90 ? url.slice(0, 87) + '...' : url);
+
+// ---------------------------------------------------------------------------
+// What must exist: index.html, and one page per chapter in chapters/, in order.
+
+const chapters = fs.existsSync('chapters')
+  ? fs.readdirSync('chapters').filter((f) => /^\d\d-.*\.md$/.test(f)).sort()
+  : [];
+const chapterPages = chapters.map((f) => f.replace(/\.md$/, '.html'));
+const sourceOf = { 'index.html': 'book/index.md' };
+for (const f of chapters) sourceOf[f.replace(/\.md$/, '.html')] = path.join('chapters', f);
+
+const onDisk = fs.existsSync(HTML) ? fs.readdirSync(HTML).filter((f) => f.endsWith('.html')) : [];
+const pages = [...new Set(['index.html', ...chapterPages, ...onDisk])].sort();
+
+// How many Math elements does the source have? Ask pandoc itself, so that "$"
+// in code or in prose is judged exactly as the build judges it.
+function mathInSource(page) {
+  const src = sourceOf[page];
+  if (!src || !fs.existsSync(src)) return null;
+  try {
+    const json = execFileSync('pandoc', ['--from', 'markdown', '--to', 'json', src],
+      { encoding: 'utf8', maxBuffer: 64 << 20 });
+    return (json.match(/"t":"Math"/g) || []).length;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// In the page
+
+// Everything the checks need, measured in one evaluate() call.
+function measurePage() {
+  const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+  const imgs = [...document.images].map((img) => {
+    const r = img.getBoundingClientRect();
+    return {
+      src: img.getAttribute('src') || '', complete: img.complete,
+      naturalWidth: img.naturalWidth, w: r.width, h: r.height,
+    };
+  });
+  const maths = [...document.querySelectorAll('math')].map((m) => {
+    const r = m.getBoundingClientRect();
+    return { w: r.width, h: r.height, text: (m.textContent || '').trim().slice(0, 60),
+      display: m.getAttribute('display') || 'inline' };
+  });
+  // A fraction laid out by a MathML engine puts its numerator above its
+  // denominator; without MathML layout the two sit side by side as text.
+  const fracs = [...document.querySelectorAll('mfrac')].map((f) => {
+    const [a, b] = f.children;
+    if (!a || !b) return { ok: false, text: f.textContent.trim() };
+    const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+    return { ok: ra.bottom <= rb.top + 1 && ra.height > 0 && rb.height > 0,
+      text: f.textContent.trim().slice(0, 40) };
+  });
+  const links = [...document.querySelectorAll('a[href]')].map((a) => ({
+    href: a.getAttribute('href'), rel: a.getAttribute('rel') || '',
+    text: (a.textContent || '').trim().slice(0, 40),
+  }));
+  return { ids, imgs, maths, fracs, links, title: document.title };
+}
+
+// Elements that stick out to the right of the viewport and are not inside a
+// box that scrolls or clips them: the cause of sideways scrolling.
+function measureOverflow() {
+  const de = document.documentElement;
+  const width = de.clientWidth;
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const ox = getComputedStyle(p).overflowX;
+      if (ox === 'auto' || ox === 'scroll' || ox === 'hidden' || ox === 'clip') return true;
+    }
+    return false;
+  };
+  const culprits = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > width + 1 && r.width > 0 && !clipped(el)) {
+      // report the outermost offender only
+      if (culprits.some((c) => c.el.contains(el))) continue;
+      const cls = el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '';
+      culprits.push({ el, desc: `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${cls}> ` +
+        `right edge ${Math.round(r.right)} px: "${(el.textContent || '').trim().slice(0, 50)}"` });
+    }
+  }
+  return { scrollWidth: de.scrollWidth, clientWidth: width, innerWidth: window.innerWidth,
+    viewportMeta: !!document.querySelector('meta[name="viewport"][content*="width=device-width"]'),
+    culprits: culprits.slice(0, 8).map((c) => c.desc) };
+}
+
+// ---------------------------------------------------------------------------
+
+async function main() {
+  if (!fs.existsSync(CHROMIUM)) {
+    result(false, 'Chromium is installed', `${CHROMIUM} not found (make deps installs Debian's chromium)`);
+    return;
+  }
+  fs.mkdirSync(SHOTS, { recursive: true });
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+      // belt and braces: even a request that slipped through could not resolve a name
+      '--host-resolver-rules=MAP * ~NOTFOUND'],
+  });
+  try {
+    const desktop = await browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
+    // Not isMobile: a mobile viewport lets Chromium zoom out to fit wide content,
+    // which would hide exactly the sideways scrolling this looks for.
+    const phone = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block',
+      hasTouch: true });
+
+    // No request may leave the machine: allow file: and data:, abort the rest.
+    const offMachine = new Map();     // page -> [url]
+    let current = '';
+    for (const ctx of [desktop, phone]) {
+      await ctx.route('**/*', (route) => {
+        const url = route.request().url();
+        if (/^(file|data|blob):/.test(url)) return route.continue();
+        (offMachine.get(current) || offMachine.set(current, []).get(current)).push(url);
+        return route.abort('blockedbyclient');
+      });
+    }
+
+    const seen = {};        // page -> { ids:Set }
+    const pending = [];     // cross-page links, checked once every page is read
+
+    for (const name of pages) {
+      const file = path.join(HTML, name);
+      if (!fs.existsSync(file)) {
+        result(false, `${name} exists`, `${file} was not built`);
+        continue;
+      }
+      current = name;
+      const page = await desktop.newPage();
+      const consoleErrors = [], requests = [], failedRequests = [];
+      page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`console: ${m.text()}`); });
+      page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+      page.on('request', (r) => requests.push(r.url()));
+      page.on('requestfailed', (r) => failedRequests.push(`${short(r.url())}: ${r.failure()?.errorText}`));
+      page.on('websocket', (ws) => requests.push(ws.url()));
+
+      const url = pathToFileURL(file).href;
+      let loaded = true;
+      try {
+        await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+        await page.evaluate(() => document.fonts.ready);
+      } catch (e) {
+        loaded = false;
+        result(false, `${name} loads`, String(e.message || e));
+      }
+      if (!loaded) { await page.close(); continue; }
+
+      const m = await page.evaluate(measurePage);
+      seen[name] = { ids: new Set(m.ids) };
+
+      check(`${name}: no console or page errors`, consoleErrors);
+
+      const away = [...new Set([...(offMachine.get(name) || []),
+        ...requests.filter((u) => !/^(file|data|blob):/.test(u))])];
+      const missing = failedRequests.filter((f) => f.startsWith('file:'));
+      check(`${name}: every request stays on the machine (file: or data:)`,
+        [...away.map((u) => `request to ${short(u)}`), ...missing.map((f) => `missing: ${f}`)]);
+
+      check(`${name}: every image loaded (${m.imgs.length})`, m.imgs
+        .filter((i) => !i.complete || i.naturalWidth === 0 || i.w === 0 || i.h === 0)
+        .map((i) => `${short(i.src)}: complete=${i.complete} naturalWidth=${i.naturalWidth} ` +
+          `shown ${Math.round(i.w)}x${Math.round(i.h)}`));
+
+      const expectMath = mathInSource(name);
+      if (expectMath !== null) {
+        const probs = [];
+        if (m.maths.length < expectMath) {
+          probs.push(`the source has ${expectMath} math element(s), the page ${m.maths.length} <math>`);
+        }
+        for (const x of m.maths) {
+          if (!(x.w > 0 && x.h > 0)) probs.push(`<math display=${x.display}> "${x.text}" has a ${x.w}x${x.h} box`);
+        }
+        for (const f of m.fracs) if (!f.ok) probs.push(`fraction "${f.text}" is not stacked: MathML not laid out`);
+        check(`${name}: math rendered as MathML (${m.maths.length} formulas, ${m.fracs.length} fractions)`, probs);
+      }
+
+      // Internal links.
+      const here = new Set(m.ids);
+      const linkProbs = [];
+      for (const l of m.links) {
+        const href = l.href;
+        if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {
+          if (/^(https?|mailto):/i.test(href)) continue;   // external: a link, never loaded
+          if (!href.startsWith('file:')) linkProbs.push(`"${l.text}" -> ${href}: unexpected scheme`);
+          else linkProbs.push(`"${l.text}" -> ${href}: absolute file: link`);
+          continue;
+        }
+        if (href.startsWith('#')) {
+          const id = decodeURIComponent(href.slice(1));
+          if (id !== '' && !here.has(id)) linkProbs.push(`"${l.text}" -> ${href}: no such id on this page`);
+          continue;
+        }
+        const target = new URL(href, url);
+        const tfile = fileURLToPath(target);
+        if (!fs.existsSync(tfile)) { linkProbs.push(`"${l.text}" -> ${href}: no such file`); continue; }
+        const tname = path.relative(HTML, tfile);
+        if (target.hash && target.hash !== '#') {
+          pending.push({ from: name, text: l.text, href, tname,
+            id: decodeURIComponent(target.hash.slice(1)), tfile });
+        }
+      }
+      check(`${name}: every internal link resolves (${m.links.length} links)`, linkProbs);
+
+      const counts = {};
+      for (const id of m.ids) counts[id] = (counts[id] || 0) + 1;
+      check(`${name}: ids are unique`, Object.entries(counts).filter(([, c]) => c > 1)
+        .map(([id, c]) => `id "${id}" appears ${c} times`));
+
+      // Navigation between chapters.
+      const i = chapterPages.indexOf(name);
+      if (i >= 0) {
+        const probs = [];
+        const want = { prev: chapterPages[i - 1], next: chapterPages[i + 1] };
+        for (const rel of ['prev', 'next']) {
+          const hrefs = m.links.filter((l) => l.rel.split(/\s+/).includes(rel)).map((l) => l.href);
+          if (want[rel] && hrefs.length === 0) probs.push(`no ${rel} link (expected ${want[rel]})`);
+          if (!want[rel] && hrefs.length > 0) probs.push(`${rel} link to ${hrefs[0]}, but this is the ${rel === 'prev' ? 'first' : 'last'} chapter`);
+          for (const h of hrefs) if (want[rel] && h !== want[rel]) probs.push(`${rel} link to ${h}, expected ${want[rel]}`);
+        }
+        if (!m.links.some((l) => l.href === 'index.html')) probs.push('no link back to index.html');
+        check(`${name}: prev/next links (${want.prev || '-'} | ${want.next || '-'})`, [...new Set(probs)]);
+      } else if (name === 'index.html') {
+        const hrefs = new Set(m.links.map((l) => l.href.split('#')[0]));
+        check('index.html: links to every chapter',
+          chapterPages.filter((p) => !hrefs.has(p)).map((p) => `no link to ${p}`));
+      }
+
+      // A page that shows nothing (blank, or styles gone) makes a tiny PNG.
+      let shot = [];
+      const png = path.join(SHOTS, name.replace(/\.html$/, '.png'));
+      try {
+        await page.screenshot({ path: png, fullPage: true });
+        const size = fs.statSync(png).size;
+        if (size < 20000) shot = [`${png} is only ${size} bytes: does the page show anything?`];
+      } catch (e) { shot = [String(e.message || e)]; }
+      check(`${name}: screenshot saved in ${shotsShown}`, shot);
+      await page.close();
+
+      // The same page on a phone.
+      const pp = await phone.newPage();
+      await pp.goto(url, { waitUntil: 'load', timeout: 30000 });
+      await pp.evaluate(() => document.fonts.ready);
+      const o = await pp.evaluate(measureOverflow);
+      const oprobs = [];
+      if (!o.viewportMeta) oprobs.push('no <meta name="viewport" content="width=device-width">');
+      if (o.scrollWidth > o.clientWidth + 1) {
+        oprobs.push(`the page is ${o.scrollWidth} px wide in a ${o.clientWidth} px viewport; sticking out:`,
+          ...o.culprits);
+      }
+      check(`${name}: no sideways scrolling at ${PHONE.width} px`, oprobs);
+      await pp.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')), fullPage: true })
+        .catch(() => {});
+      await pp.close();
+    }
+
+    // Links into other pages: the target page has the id.
+    const byFrom = {};
+    for (const l of pending) (byFrom[l.from] ||= []).push(l);
+    for (const from of Object.keys(byFrom).sort()) {
+      const probs = [];
+      for (const l of byFrom[from]) {
+        let ids = seen[l.tname]?.ids;
+        if (!ids) {   // not one of the book's pages: read its ids from the file
+          const text = fs.readFileSync(l.tfile, 'utf8');
+          ids = new Set([...text.matchAll(/\sid="([^"]*)"/g)].map((x) => x[1]));
+        }
+        if (!ids.has(l.id)) probs.push(`"${l.text}" -> ${l.href}: ${l.tname} has no id "${l.id}"`);
+      }
+      check(`${from}: every link into another page finds its anchor (${byFrom[from].length})`, probs);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+const timer = setTimeout(() => {
+  result(false, 'the browser test finished in time', 'gave up after 240 s');
+  process.exit(1);
+}, 240000);
+main().then(() => { clearTimeout(timer); process.exitCode = failed ? 1 : 0; })
+  .catch((e) => {
+    clearTimeout(timer);
+    result(false, 'the browser test ran', String(e && e.stack || e));
+    process.exitCode = 1;
+  });

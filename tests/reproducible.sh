@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# reproducible.sh BUILD_DIR -- a second, clean build into BUILD_DIR/repro gives
+# byte-identical results: every HTML page, program output and data file, every
+# figure (SVG and PDF) and the PDF book (dates come from SOURCE_DATE_EPOCH,
+# which the Makefile exports). The second build sits at another path, so this
+# also shows that nothing depends on where the build directory is.
+# BUILD_DIR/repro is removed again when everything matches, kept otherwise.
+set -u
+B=$1
+. tests/tap.sh
+R=$B/repro
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+[ -s "$B/html/index.html" ] && [ -s "$B/attention-in-c.pdf" ] \
+  || { fail "the first build is complete" "build $B first (make B=$B)"; exit 0; }
+
+# The sources must not have changed since BUILD_DIR was made, or the two
+# builds would differ for that reason alone.
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -q B="$B" all 2>/dev/null; then
+  fail "the first build is up to date" "make B=$B would rebuild: $(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+    make --no-print-directory -n B="$B" all 2>&1 | grep -v '^ *$' | head -n 3)"
+  exit 0
+fi
+
+rm -rf "$R"
+# A clean make of its own: not part of a calling make's jobserver or variables.
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
+     B="$R" all > "$T/make.log" 2>&1; then
+  pass "a second clean build into $R"
+else
+  fail "a second clean build into $R" "$(tail -n 15 "$T/make.log")"; exit 0
+fi
+
+# why A B: a few words on how two differing files differ
+why() {
+  local a=$1 b=$2
+  case $a in
+    *.pdf)
+      echo "first difference at byte $(cmp "$a" "$b" 2>&1 | sed -n 's/.*byte \([0-9]*\).*/\1/p'), sizes $(stat -c %s "$a") and $(stat -c %s "$b")"
+      # the usual suspects: document ID and dates (uncompressed in the file's tail)
+      diff <(strings "$a" | grep -aoE '/(ID|CreationDate|ModDate)[^/]{0,80}' | sort -u) \
+           <(strings "$b" | grep -aoE '/(ID|CreationDate|ModDate)[^/]{0,80}' | sort -u) | grep '^[<>]' | head -n 6 ;;
+    *) diff "$a" "$b" 2>&1 | head -n 8 | cut -c1-160 ;;
+  esac
+}
+
+differ=0
+# same LABEL FILE... (paths relative to the build directory): one TAP line
+same() {
+  local label=$1; shift
+  local bad=() f
+  for f in "$@"; do
+    if [ ! -e "$B/$f" ]; then bad+=("$f: only in the second build")
+    elif [ ! -e "$R/$f" ]; then bad+=("$f: not made by the second build")
+    elif ! cmp -s "$B/$f" "$R/$f"; then bad+=("$f differs:" "$(why "$B/$f" "$R/$f" | sed 's/^/  /')")
+    fi
+  done
+  if [ ${#bad[@]} -eq 0 ]; then pass "$label is reproducible$( [ $# -gt 1 ] && echo " ($# files)")"
+  else fail "$label is reproducible" "$(printf '%s\n' "${bad[@]}")"; differ=1; fi
+}
+
+# every file under DIR in either build, relative to the build directory
+files_in() { { (cd "$B" && find "$@" -type f 2>/dev/null); (cd "$R" && find "$@" -type f 2>/dev/null); } \
+  | grep -v '\.tmp$' | sort -u; }
+
+mapfile -t pages < <(files_in html)
+for f in "${pages[@]}"; do same "$f" "$f"; done
+
+for out in $(files_in out); do
+  p=$(basename "$out" .txt)
+  mapfile -t data < <(files_in "data/$p")
+  same "$p: stdout and data files" "$out" "${data[@]}"
+done
+
+mapfile -t svgs < <(files_in figures | grep '\.svg$')
+mapfile -t figpdfs < <(files_in figures | grep '\.pdf$')
+same "figures/*.svg" "${svgs[@]}"
+same "figures/*.pdf" "${figpdfs[@]}"
+same "the PDF book" attention-in-c.pdf
+
+[ "$differ" = 0 ] && rm -rf "$R"
+exit 0
