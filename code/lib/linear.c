@@ -21,16 +21,20 @@ void linear_backward(const float *x, const float *w, const float *dy,
             for (int p = 0; p < d_in; p++)
                 dx[i * d_in + p] +=
                     (float)vec_dot(dy + i * d_out, w + p * d_out, d_out);
-    if (dw)   // dw[p][j] += sum_i x[i][p] dy[i][j]
-        for (int i = 0; i < n; i++)
-            for (int p = 0; p < d_in; p++) {
-                float xp = x[i * d_in + p];
-                for (int j = 0; j < d_out; j++)
-                    dw[p * d_out + j] += xp * dy[i * d_out + j];
+    if (dw)   // dw[p][j] += sum_i x[i][p] dy[i][j], summed in double
+        for (int p = 0; p < d_in; p++)
+            for (int j = 0; j < d_out; j++) {
+                double acc = 0.0;
+                for (int i = 0; i < n; i++)
+                    acc += (double)x[i * d_in + p] * dy[i * d_out + j];
+                dw[p * d_out + j] += (float)acc;
             }
-    if (db)   // db[j] += sum_i dy[i][j]
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < d_out; j++) db[j] += dy[i * d_out + j];
+    if (db)   // db[j] += sum_i dy[i][j], summed in double
+        for (int j = 0; j < d_out; j++) {
+            double acc = 0.0;
+            for (int i = 0; i < n; i++) acc += dy[i * d_out + j];
+            db[j] += (float)acc;
+        }
 }
 
 void linear_init_uniform(rng_t *rng, float *w, int d_in, int d_out, float bound) {
