@@ -116,13 +116,17 @@ outputs: $(OUTS)
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
 
+# cairo 1.16 stamps each PDF with the time it was drawn: put SOURCE_DATE_EPOCH
+# there instead (same length, so the PDF's byte offsets stay right).
+FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
+
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)$$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
-	  && mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+	$$(Q)TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
+	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$@.tmp &&) mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 
@@ -175,11 +179,10 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	@mkdir -p $(@D) $(B)/deps $(B)/tex
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
 	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
-	$(Q)for pass in 1 2 3; do \
-	  xelatex -interaction=nonstopmode -halt-on-error -output-directory=$(B)/tex \
-	    $(B)/tex/book.tex > $(B)/tex/xelatex.log 2>&1 \
-	    || { grep -A5 '^!' $(B)/tex/book.log >&2; rm -f $(B)/tex/book.pdf; exit 1; }; \
-	  grep -q 'Rerun to get' $(B)/tex/book.log || break; done
+	$(Q)cd $(B)/tex && for pass in 1 2 3; do \
+	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
+	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
+	  grep -q 'Rerun to get' book.log || break; done
 	$(Q)mv $(B)/tex/book.pdf $@
 
 pdf: $(PDF)

@@ -277,6 +277,9 @@ local function code_directive(el)
     local text, why = program_output(program, section)
     if not text then fail(where, why) return nil end
     local block = pandoc.CodeBlock(text, pandoc.Attr('', { 'output' }))
+    if IS_LATEX then
+      block = pandoc.RawBlock('latex', '\\begin{programoutput}\n' .. text .. '\n\\end{programoutput}')
+    end
     return pandoc.Div({ label('$ ./' .. program .. '   # ' .. section, 'output-label'), block },
       pandoc.Attr('', { 'program-output' }))
   end
@@ -319,7 +322,9 @@ local function figure_directive(img)
   local out = BUILD .. '/figures/' .. name .. '.' .. ext
   if not exists(out) then fail(where, 'figure ' .. out .. ' was not drawn (make figures)') return nil end
   depend(out)
-  img.src = out
+  -- xelatex runs inside BUILD/tex (see the Makefile): a path relative to it
+  -- keeps the PDF independent of where the build directory is.
+  img.src = IS_LATEX and ('../figures/' .. name .. '.' .. ext) or out
   if IS_HTML and img.title:match('^fig:') and img.identifier ~= '' and figures[img.identifier] then
     local num = pandoc.List({ pandoc.Strong({ pandoc.Str('Figure ' .. figures[img.identifier] .. '.') }),
       pandoc.Space() })

@@ -10,8 +10,8 @@ B=$1
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   fail "node and npm are installed" "run 'sudo make deps'"; exit 0
 fi
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
-  fail "node is version 20 or later" "playwright-core needs node >= 20; this is $(node --version)"; exit 0
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 18 ]; then
+  fail "node is version 18 or later" "playwright-core needs node >= 18; this is $(node --version)"; exit 0
 fi
 if [ ! -x /usr/bin/chromium ]; then
   fail "Chromium is installed" "/usr/bin/chromium is missing: run 'sudo make deps'"; exit 0

@@ -4,7 +4,7 @@
 set -u
 B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
-all_groups=(unit programs book sanitize reference)
+all_groups=(unit programs book sanitize reference valgrind pdf browser reproducible)
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
 mkdir -p "$B/test"
 total_pass=0; total_fail=0
@@ -18,7 +18,7 @@ for g in "${groups[@]}"; do
     echo "not ok - group $g exited with status $status" >> "$log"; f=1
   fi
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
-  printf '%-10s %4d passed, %d failed  (%ds, %s)\n' "$g" "$p" "$f" $(( $(date +%s) - start )) "$log"
+  printf '%-13s %4d passed, %d failed  (%ds, %s)\n' "$g" "$p" "$f" $(( $(date +%s) - start )) "$log"
   grep -A12 '^not ok' "$log" | head -n 60 | sed 's/^/    /'
 done
 echo "$total_pass passed, $total_fail failed"

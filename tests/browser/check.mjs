@@ -225,7 +225,8 @@ async function main() {
       if (expectMath !== null) {
         const probs = [];
         if (m.maths.length < expectMath) {
-          probs.push(`the source has ${expectMath} math element(s), the page ${m.maths.length} <math>`);
+          probs.push(`${sourceOf[name]} has ${expectMath} formula(s), the page ${m.maths.length} <math> ` +
+            '(math lost, or the page is older than its source?)');
         }
         for (const x of m.maths) {
           if (!(x.w > 0 && x.h > 0)) probs.push(`<math display=${x.display}> "${x.text}" has a ${x.w}x${x.h} box`);
