@@ -24,7 +24,7 @@ else
 endif
 
 CC       := cc
-CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Wpedantic -Wshadow -Werror
+CFLAGS   := -std=c11 -O2 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow -Werror
 CPPFLAGS := -Icode/lib -MMD -MP
 LDLIBS   := -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -35,8 +35,10 @@ GNUPLOT  := gnuplot
 # --------------------------------------------------------------------------
 # What exists
 
-LIB_SRCS  := $(sort $(wildcard code/lib/*.c))
-LIB_MODS  := $(patsubst code/lib/%.c,%,$(LIB_SRCS))
+LIB_SRCS  := $(sort $(wildcard code/lib/*/*.c))
+LIB_OBJS  := $(LIB_SRCS:code/%.c=$(B)/obj/%.o)
+LIB       := $(B)/lib/libattention.a
+SAN_LIB   := $(B)/san/lib/libattention.a
 PROGRAMS  := $(sort $(patsubst code/%.c,%,$(wildcard code/ch[0-9][0-9]_*.c)))
 CHAPTERS  := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 FIG_NAMES := $(sort $(patsubst figures/%.gp,%,$(wildcard figures/ch[0-9][0-9]_*.gp)))
@@ -49,14 +51,11 @@ PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf)
 HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
 PDF       := $(B)/attention-in-c.pdf
 
-# Each program names the library modules it links in its header comment:
-#   // Links: cli report rng mat softmax attention
-modules_of = $(shell sed -n 's|^// Links:||p' code/$(1).c)
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
 .PHONY: all html pdf programs outputs figures test check deps clean help \
-        unit-tests sanitize check-snippets
+        unit-tests sanitize check-snippets library refdriver
 all: html pdf
 
 help:
@@ -84,18 +83,28 @@ $(B)/san/%.o: code/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
 
-define PROGRAM_RULES
-$(B)/bin/$(1): $(B)/obj/$(1).o $(patsubst %,$(B)/obj/lib/%.o,$(call modules_of,$(1)))
-	$$(call say,LD,$$@)
-	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS) $$^ $$(LDLIBS) -o $$@.tmp && mv $$@.tmp $$@
-$(B)/san/bin/$(1): $(B)/san/$(1).o $(patsubst %,$(B)/san/lib/%.o,$(call modules_of,$(1)))
-	$$(call say,LD-SAN,$$@)
-	@mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS) $$(SAN) $$^ $$(LDLIBS) -o $$@.tmp && mv $$@.tmp $$@
-endef
-$(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_RULES,$(p))))
+# The library is built once, as one static archive (ar D: no timestamps, so it
+# is reproducible); programs, unit tests and the reference driver link it, and
+# the linker takes only the modules each one uses.
+$(LIB): $(LIB_OBJS)
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
+$(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
+	$(call say,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
 
+$(B)/bin/%: $(B)/obj/%.o $(LIB)
+	$(call say,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+$(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
+	$(call say,LD-SAN,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+library: $(LIB)
 programs: $(BINS)
 
 # --------------------------------------------------------------------------
@@ -190,7 +199,7 @@ pdf: $(PDF)
 -include $(wildcard $(B)/deps/*.d)
 
 # --------------------------------------------------------------------------
-# Tests (the test scripts print TAP; tests/summary.sh counts it)
+# Tests (the test scripts in tests/ print TAP; tests/run.sh counts it)
 
 check: test
 test: all
@@ -203,20 +212,37 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 
-$(B)/tests/%: tests/unit/%.c $(LIB_MODS:%=$(B)/obj/lib/%.o)
+$(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ $^ -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
-$(B)/san/tests/%: tests/unit/%.c $(LIB_MODS:%=$(B)/san/lib/%.o)
+$(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	$(call say,CC-SAN,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d -MT $@ $^ -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+# The PyTorch reference driver: tests/reference/driver.c plus one table of
+# wrappers per tests/reference/fns_*.c, listed in a generated header.
+REF_FNS := $(sort $(wildcard tests/reference/fns_*.c))
+$(B)/tests/ref/ref_tables.h: Makefile $(REF_FNS)
+	@mkdir -p $(@D)
+	$(Q){ $(foreach f,$(REF_FNS),echo 'extern const ref_entry REF_$(basename $(notdir $(f)))[];';) \
+	  echo 'static const ref_entry *const REF_TABLES[] = {'; echo '    REF_core,'; \
+	  $(foreach f,$(REF_FNS),echo '    REF_$(basename $(notdir $(f))),';) echo '    NULL,'; echo '};'; \
+	} > $@.tmp && mv $@.tmp $@
+$(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver.h \
+    $(B)/tests/ref/ref_tables.h $(LIB)
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d -MT $@ \
+	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)
 sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 
--include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*.d $(B)/san/*.d $(B)/san/lib/*.d \
+-include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
   $(B)/tests/*.d $(B)/san/tests/*.d)
 
 # --------------------------------------------------------------------------

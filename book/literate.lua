@@ -1,7 +1,7 @@
 -- literate.lua -- splice the built artefacts into the chapters.
 --
 -- Directives (see CONTRIBUTING.md):
---   ```{.c file="lib/softmax.c" snippet="softmax"}```   code cut from code/
+--   ```{.c file="lib/attention/softmax.c" snippet="softmax"}```   code cut from code/
 --   ```{.output section="four steps"}```                 a section of program stdout
 --   [key]{.val}                                          a number from values.tsv
 --   ![Caption](figures/chNN_name.gp){#fig:name}          a gnuplot figure

@@ -5,24 +5,21 @@
 // a bookstore walks through query, keys, weights and values; four scoring
 // functions meet one query; and Nadaraya-Watson kernel regression shows
 // attention pooling on a 1-D toy data set.
-//
-// Links: cli report rng mat softmax attention attn_stats
-// Links: scoring kernel_regression
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "attn_stats.h"
-#include "cli.h"
-#include "kernel_regression.h"
-#include "mat.h"
-#include "report.h"
-#include "rng.h"
-#include "scoring.h"
-#include "softmax.h"
+#include "attention/attention.h"
+#include "attention/attn_stats.h"
+#include "program/cli.h"
+#include "attention/kernel_regression.h"
+#include "base/mat.h"
+#include "program/report.h"
+#include "base/rng.h"
+#include "attention/scoring.h"
+#include "attention/softmax.h"
 
 static const char *PROG = "ch01_intuition";
 
@@ -148,8 +145,8 @@ enum { NOTE_D = 8, WORD_D = 4, NOTE_T = 64, NOTE_TRIALS = 20 };
 static void note_step(float *note, const float *x, const float *w, const float *u) {
     float next[NOTE_D];
     for (int i = 0; i < NOTE_D; i++)
-        next[i] = (float)tanh(vec_dot(w + i * NOTE_D, note, NOTE_D) +
-                              vec_dot(u + i * WORD_D, x, WORD_D));
+        next[i] = (float)tanh(mat_dot(w + i * NOTE_D, note, NOTE_D) +
+                              mat_dot(u + i * WORD_D, x, WORD_D));
     memcpy(note, next, sizeof next);
 }
 // end snippet
@@ -263,7 +260,7 @@ static void section_cat(report_t *r) {
     const float *q = x + 1 * D_WORD;   // "cat" asks with its own vector
     float s[M], soft[M], hard[M], out_soft[D_WORD], out_hard[D_WORD];
     attend(q, x, x, s, soft, out_soft, M, D_WORD, D_WORD);
-    hard_attention(s, hard, M);
+    score_hard(s, hard, M);
     attention_combine(hard, x, out_hard, 1, M, D_WORD);
 
     report_section(r, "the cat");
@@ -311,7 +308,7 @@ static void section_scoring(report_t *r, uint64_t seed) {
     rng_fill_normal(&rng, w_q, DH * D, 0.0f, 0.5f);
     rng_fill_normal(&rng, w_k, DH * D, 0.0f, 0.5f);
     rng_fill_normal(&rng, v, DH, 0.0f, 1.0f);
-    additive_params add = {w_q, w_k, v, D, D, DH};
+    additive_params_t add = {w_q, w_k, v, D, D, DH};
 
     float sc[4][M];
     for (int j = 0; j < M; j++) {
@@ -477,7 +474,7 @@ static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
     double test_mse = fit(&t, h, &train_mse, &eff);
     write_pred(r, &t, "nw_fit.dat");
     f = report_data(r, "nw_weights.dat");
-    write_matrix(f, t.w, NQ, n_t, NULL, NULL);
+    report_write_matrix(f, t.w, NQ, n_t, NULL, NULL);
     report_data_close(r, f);
 
     report_section(r, "kernel regression");
@@ -558,7 +555,7 @@ static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
         report_value(r, name, "%g", panel[k]);
         snprintf(name, sizeof name, "nw_weights_%d.dat", k + 1);
         f = report_data(r, name);
-        write_matrix(f, t.w, NQ, n_t, NULL, NULL);
+        report_write_matrix(f, t.w, NQ, n_t, NULL, NULL);
         report_data_close(r, f);
     }
     f = report_data(r, "nw_widths.dat");
@@ -636,7 +633,7 @@ done:
 int main(int argc, char **argv) {
     long n_train = 50;
     double width = 0.3;
-    const cli_opt opts[] = {
+    const cli_opt_t opts[] = {
         {"--n-train", "N", "training points for kernel regression", CLI_INT, &n_train,
          NULL, 2, 2000},
         {"--width", "H", "kernel width h", CLI_REAL, NULL, &width, 0.01, 100},
@@ -655,5 +652,5 @@ int main(int argc, char **argv) {
     section_cat(&r);
     section_scoring(&r, cli.seed);
     section_kernel(&r, cli.seed, (int)n_train, (float)width);
-    return report_close(&r, PROG) == 0 ? 0 : 1;
+    return report_close(&r) == 0 ? 0 : 1;
 }

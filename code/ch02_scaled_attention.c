@@ -1,8 +1,5 @@
 // ch02_scaled_attention.c -- chapter 2: scaled dot-product attention.
 //
-// Links: cli report rng mat softmax attention attn_stats
-// Links: stats geometry spectral dropout
-//
 // Walks through softmax(Q K^T / sqrt(d_k)) V: the four steps on a tiny example,
 // stable softmax, why we divide by sqrt(d_k), temperature, geometry, entropy,
 // the row-stochastic attention matrix and dropout on attention weights.
@@ -12,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "attn_stats.h"
-#include "cli.h"
-#include "dropout.h"
-#include "geometry.h"
-#include "mat.h"
-#include "report.h"
-#include "rng.h"
-#include "softmax.h"
-#include "spectral.h"
-#include "stats.h"
+#include "attention/attention.h"
+#include "attention/attn_stats.h"
+#include "program/cli.h"
+#include "attention/dropout.h"
+#include "attention/geometry.h"
+#include "base/mat.h"
+#include "program/report.h"
+#include "base/rng.h"
+#include "attention/softmax.h"
+#include "attention/spectral.h"
+#include "base/stats.h"
 
 static const char *PROG = "ch02_scaled_attention";
 
@@ -38,7 +35,7 @@ static void put_num(double v, int w) {
     else if (isinf(v))
         printf("%*s", w, v > 0 ? "inf" : "-inf");
     else
-        printf("%*s", w, fmt_fixed(buf, sizeof buf, v, 4));
+        printf("%*s", w, report_fmt_fixed(buf, sizeof buf, v, 4));
 }
 
 static void put_row(const float *x, int n, int w) {
@@ -74,11 +71,11 @@ static void four_steps(report_t *r) {
 
     report_section(r, "four steps: inputs");
     printf("Q (3 queries, d_k = 4)\n");
-    print_matrix(TQ, T_N, T_DK, 6, 1, ql, dims);
+    report_print_matrix(TQ, T_N, T_DK, 6, 1, ql, dims);
     printf("K (3 keys, d_k = 4)\n");
-    print_matrix(TK, T_M, T_DK, 6, 1, kl, dims);
+    report_print_matrix(TK, T_M, T_DK, 6, 1, kl, dims);
     printf("V (3 values, d_v = 2)\n");
-    print_matrix(TV, T_M, T_DV, 6, 1, vl, dims);
+    report_print_matrix(TV, T_M, T_DV, 6, 1, vl, dims);
 
     // snippet: four_steps
     float scores[T_N * T_M], weights[T_N * T_M], out[T_N * T_DV];
@@ -91,18 +88,18 @@ static void four_steps(report_t *r) {
 
     report_section(r, "step 1: scores");
     printf("S = Q K^T (row = query, column = key)\n");
-    print_matrix(scores, T_N, T_M, 8, 4, ql, kl);
+    report_print_matrix(scores, T_N, T_M, 8, 4, ql, kl);
 
     float scaled[T_N * T_M];
     memcpy(scaled, scores, sizeof scores);
     mat_scale(scaled, T_N * T_M, 1.0f / sqrtf(T_DK));
     report_section(r, "step 2: scale");
     printf("S / sqrt(d_k) = S / %.4f\n", sqrt(T_DK));
-    print_matrix(scaled, T_N, T_M, 8, 4, ql, kl);
+    report_print_matrix(scaled, T_N, T_M, 8, 4, ql, kl);
 
     report_section(r, "step 3: softmax");
     printf("A = softmax(S / sqrt(d_k)), row by row\n");
-    print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
+    report_print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
     printf("row sums:");
     for (int i = 0; i < T_N; i++) {
         double s = 0.0;
@@ -113,7 +110,7 @@ static void four_steps(report_t *r) {
 
     report_section(r, "step 4: weighted sum");
     printf("O = A V (one output row per query)\n");
-    print_matrix(out, T_N, T_DV, 8, 4, ql, dims);
+    report_print_matrix(out, T_N, T_DV, 8, 4, ql, dims);
 
     // The same through the library's one call.
     float out2[T_N * T_DV], w2[T_N * T_M];
@@ -303,7 +300,7 @@ static void jacobian_demo(report_t *r) {
         printf("x = (%.0f, %.0f, %.0f)   p =", base[0] * x, base[1] * x, base[2] * x);
         put_row(p, 3, 8);
         printf("\nJ = dp/dx:\n");
-        print_matrix(jac, 3, 3, 10, 4, NULL, NULL);
+        report_print_matrix(jac, 3, 3, 10, 4, NULL, NULL);
         double tr = jac[0] + jac[4] + jac[8];
         printf("trace J = %.4f\n", tr);
         if (c == 0) printf("\n");
@@ -338,7 +335,7 @@ static void running_example(report_t *r, rng_t *rng, running_t *ex) {
     report_section(r, "running example");
     printf("6 queries, 6 keys, d_k = 8; key i = query i + N(0, 1) noise\n");
     printf("scaled scores S = Q K^T / sqrt(8):\n");
-    print_matrix(ex->scores, R_N, R_N, 8, 3, ql, kl);
+    report_print_matrix(ex->scores, R_N, R_N, 8, 3, ql, kl);
     report_value(r, "run_ln_n", "%.4f", log((double)R_N));
 }
 
@@ -400,9 +397,9 @@ static void temperature(report_t *r, const running_t *ex) {
 
 static void geometry(report_t *r, const running_t *ex) {
     float nq[R_N], nk[R_N], cosm[R_N * R_N];
-    row_norms(ex->q, nq, R_N, R_DK);
-    row_norms(ex->k, nk, R_N, R_DK);
-    cosine_matrix(ex->q, ex->k, cosm, R_N, R_N, R_DK);
+    geom_row_norms(ex->q, nq, R_N, R_DK);
+    geom_row_norms(ex->k, nk, R_N, R_DK);
+    geom_cosine_matrix(ex->q, ex->k, cosm, R_N, R_N, R_DK);
 
     char qs[R_N][16], ks[R_N][16];
     const char *ql[R_N], *kl[R_N];
@@ -414,14 +411,14 @@ static void geometry(report_t *r, const running_t *ex) {
     printf("\n|k_i|:");
     put_row(nk, R_N, 8);
     printf("\ncos(theta_ij) between q_i and k_j:\n");
-    print_matrix(cosm, R_N, R_N, 8, 3, ql, kl);
+    report_print_matrix(cosm, R_N, R_N, 8, 3, ql, kl);
     // Rebuild one score from its parts: q.k / sqrt(d_k) = |q| |k| cos / sqrt(d_k).
     double rebuilt = (double)nq[0] * nk[0] * cosm[0] / sqrt((double)R_DK);
     printf("q1.k1 / sqrt(8) = %.4f;  |q1| |k1| cos(theta_11) / sqrt(8) = %.4f\n",
            ex->scores[0], rebuilt);
-    printf("angle(q1, k1) = %.2f degrees\n", angle_degrees(cosm[0]));
+    printf("angle(q1, k1) = %.2f degrees\n", geom_angle_degrees(cosm[0]));
     report_value(r, "geo_cos11", "%.3f", cosm[0]);
-    report_value(r, "geo_angle11", "%.1f", angle_degrees(cosm[0]));
+    report_value(r, "geo_angle11", "%.1f", geom_angle_degrees(cosm[0]));
     report_value(r, "geo_score11", "%.4f", ex->scores[0]);
     report_value(r, "geo_nq1", "%.4f", nq[0]);
     report_value(r, "geo_nk1", "%.4f", nk[0]);
@@ -453,10 +450,10 @@ static int angles(report_t *r, rng_t *rng, int samples) {
         int d = dims[e];
         rng_fill_normal(rng, q, n * d, 0.0f, 1.0f);
         rng_fill_normal(rng, k, n * d, 0.0f, 1.0f);
-        cosine_matrix(q, k, c, n, n, d);
-        for (int i = 0; i < n * n; i++) c[i] = (float)angle_degrees(c[i]);
-        histogram(c, n * n, 0.0, 180.0, BINS, hist[e]);
-        row_norms(q, nq, n, d);
+        geom_cosine_matrix(q, k, c, n, n, d);
+        for (int i = 0; i < n * n; i++) c[i] = (float)geom_angle_degrees(c[i]);
+        stats_histogram(c, n * n, 0.0, 180.0, BINS, hist[e]);
+        geom_row_norms(q, nq, n, d);
         stats_t sn = stats_of(nq, n), sa = stats_of(c, n * n);
         double pred = 180.0 / 3.14159265358979323846 / sqrt(d);   // 1/sqrt(d) rad
         printf("%5d %9.3f %9.3f | %10.2f %10.2f %12.2f\n", d, sn.mean, sqrt(d), sa.mean,
@@ -495,7 +492,7 @@ static void entropy(report_t *r, const running_t *ex) {
     make_labels(qs, ql, R_N, 'q');
     make_labels(ks, kl, R_N, 'k');
     report_section(r, "attention weights");
-    print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
+    report_print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
 
     report_section(r, "entropy");
     printf("%5s %10s %14s %12s\n", "query", "H (nats)", "exp(H) (keys)", "max weight");
@@ -503,7 +500,7 @@ static void entropy(report_t *r, const running_t *ex) {
     int ilo = 0, ihi = 0;
     for (int i = 0; i < R_N; i++) {
         // snippet: effective_range
-        double h = row_entropy(ex->w + i * R_N, R_N);   // 0 <= H <= ln m
+        double h = attn_row_entropy(ex->w + i * R_N, R_N);   // 0 <= H <= ln m
         double range = exp(h);                          // 1 <= e^H <= m keys
         // end snippet
         printf("%5s %10.4f %14.4f %12.4f\n", ql[i], h, range,
@@ -524,7 +521,7 @@ static void entropy(report_t *r, const running_t *ex) {
     report_text(r, "H_high_q", ql[ihi]);
 
     FILE *f = report_data(r, "heatmap.dat");
-    write_matrix(f, ex->w, R_N, R_N, ql, kl);
+    report_write_matrix(f, ex->w, R_N, R_N, ql, kl);
     report_data_close(r, f);
 }
 
@@ -543,8 +540,8 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     for (int i = 0; i < R_N; i++) right[i] = left[i] = 1.0 + i;   // any positive start
     // right: A x = lambda x;  left: x A = lambda x.  Stop when the unit vector
     // moves less than 1e-10 in one step (or after 100000 steps).
-    int it_r = power_iteration(ex->w, R_N, 0, right, 100000, 1e-10, &lam_r);
-    int it_l = power_iteration(ex->w, R_N, 1, left, 100000, 1e-10, &lam_l);
+    int it_r = spectral_power_iteration(ex->w, R_N, 0, right, 100000, 1e-10, &lam_r);
+    int it_l = spectral_power_iteration(ex->w, R_N, 1, left, 100000, 1e-10, &lam_l);
     // end snippet
 
     printf("power iteration, A x = lambda x:  lambda = %.6f after %d steps\n", lam_r,
@@ -558,7 +555,7 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     printf("  pi = x / sum(x) =");
     for (int i = 0; i < R_N; i++) printf(" %.4f", left[i] / s);
     printf("\nspectral radius %.6f <= largest row sum %.6f\n", fabs(lam_r),
-           max_abs_row_sum(ex->w, R_N));
+           spectral_max_abs_row_sum(ex->w, R_N));
     double diag = attn_diag_strength(ex->w, R_N);
     printf("diagonal strength (mean A_ii) %.4f; uniform would be 1/6 = %.4f\n", diag,
            1.0 / R_N);
@@ -573,7 +570,7 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
         softmax_rows(a, M, M);
         for (int i = 0; i < M; i++) x[i] = 1.0;
         double lam;
-        int it = power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
+        int it = spectral_power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
         if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
         if (it < 0) worst = INFINITY;                  // did not converge
     }
@@ -618,7 +615,7 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     report_section(r, "dropout");
     printf("p = %.2f: %d of %d weights dropped, survivors x 1/(1-p) = %.4f\n", p,
            dropped, R_N * R_N, 1.0 / (1.0 - p));
-    print_matrix(d, R_N, R_N, 8, 4, ql, kl);
+    report_print_matrix(d, R_N, R_N, 8, 4, ql, kl);
     printf("row sums:");
     for (int i = 0; i < R_N; i++) {
         double s = 0.0;
@@ -665,7 +662,7 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     float shown[R_N * R_N];
     for (int i = 0; i < R_N * R_N; i++)
         shown[i] = keep[i] ? ex->w[i] / (1.0f - p) : 0.0f;
-    write_matrix(f, shown, R_N, R_N, ql, kl);
+    report_write_matrix(f, shown, R_N, R_N, ql, kl);
     report_data_close(r, f);
 }
 
@@ -674,7 +671,7 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
 int main(int argc, char **argv) {
     long samples = 200, draws = 10000;
     double p = 0.2;
-    cli_opt opts[] = {
+    cli_opt_t opts[] = {
         {"--samples", "N", "random q and k per experiment", CLI_INT, &samples, NULL, 2,
          2000},
         {"--dropout", "P", "dropout probability", CLI_REAL, NULL, &p, 0.0, 0.9},
@@ -708,5 +705,5 @@ int main(int argc, char **argv) {
     row_stochastic(&r, &rng, &ex);
     dropout_demo(&r, &rng, &ex, (float)p, (int)draws);
 
-    return report_close(&r, PROG) == 0 ? 0 : 1;
+    return report_close(&r) == 0 ? 0 : 1;
 }

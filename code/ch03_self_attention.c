@@ -1,7 +1,5 @@
 // ch03_self_attention.c -- chapter 3: self-attention.
 //
-// Links: cli report rng mat softmax attention attn_stats linear self_attention patterns
-//
 // A sequence attends to itself. The program walks from the simplified,
 // weight-free version to the layer with trainable projections W_Q, W_K, W_V on
 // a fixed three-word example, then looks at what the layer costs, draws a
@@ -12,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "attn_stats.h"
-#include "cli.h"
-#include "linear.h"
-#include "mat.h"
-#include "patterns.h"
-#include "report.h"
-#include "rng.h"
-#include "self_attention.h"
-#include "softmax.h"
+#include "attention/attention.h"
+#include "attention/attn_stats.h"
+#include "program/cli.h"
+#include "layers/linear.h"
+#include "base/mat.h"
+#include "attention/patterns.h"
+#include "program/report.h"
+#include "base/rng.h"
+#include "attention/self_attention.h"
+#include "attention/softmax.h"
 
 static const char *const PROG = "ch03_self_attention";
 
@@ -93,7 +91,7 @@ static double max_abs_diff(const float *a, const float *b, int n) {
 }
 
 // Copy fixed weights into an allocated parameter struct.
-static void set_params(self_attn_params *p, const float *wq, const float *wk,
+static void set_params(self_attn_params_t *p, const float *wq, const float *wk,
                        const float *wv) {
     memcpy(p->w_q, wq, sizeof(float) * (size_t)p->d_model * p->d_k);
     memcpy(p->w_k, wk, sizeof(float) * (size_t)p->d_model * p->d_k);
@@ -103,15 +101,15 @@ static void set_params(self_attn_params *p, const float *wq, const float *wk,
 // Print a label and two numbers: one row of a (n, 2) matrix.
 static void print_pair(const char *label, const float *xy) {
     char b0[32], b1[32];
-    printf("%-30s %9s %9s\n", label, fmt_fixed(b0, sizeof b0, xy[0], 4),
-           fmt_fixed(b1, sizeof b1, xy[1], 4));
+    printf("%-30s %9s %9s\n", label, report_fmt_fixed(b0, sizeof b0, xy[0], 4),
+           report_fmt_fixed(b1, sizeof b1, xy[1], 4));
 }
 
 // Print a labelled matrix under a caption line; gap: a blank line first.
 static void show(int gap, const char *caption, const float *a, int n, int m,
                  const char *const *rows, const char *const *cols) {
     printf("%s%s\n", gap ? "\n" : "", caption);
-    print_matrix(a, n, m, 9, 4, rows, cols);
+    report_print_matrix(a, n, m, 9, 4, rows, cols);
 }
 
 // ---------------------------------------------------------------------------
@@ -120,7 +118,7 @@ static void show(int gap, const char *caption, const float *a, int n, int m,
 typedef struct {
     const char *name;
     double params, macs, sequential, path;
-} layer_cost;
+} layer_cost_t;
 
 // snippet: layer_costs
 // Three layers over n vectors of width d, without biases: self-attention with
@@ -128,11 +126,11 @@ typedef struct {
 // connected layer from the flattened sequence (n d numbers) to n d numbers.
 // macs: multiply-adds. sequential: steps that must wait for the one before.
 // path: steps a signal needs, at worst, from one position to another.
-static void layer_costs(double n, double d, layer_cost cost[3]) {
-    cost[0] = (layer_cost){"self-attention", 3 * d * d,
+static void layer_costs(double n, double d, layer_cost_t cost[3]) {
+    cost[0] = (layer_cost_t){"self-attention", 3 * d * d,
                            3 * n * d * d + 2 * n * n * d, 1, 1};
-    cost[1] = (layer_cost){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1};
-    cost[2] = (layer_cost){"fully connected", n * n * d * d, n * n * d * d, 1, 1};
+    cost[1] = (layer_cost_t){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1};
+    cost[2] = (layer_cost_t){"fully connected", n * n * d * d, n * n * d * d, 1, 1};
 }
 // end snippet
 
@@ -141,7 +139,7 @@ static void layer_costs(double n, double d, layer_cost cost[3]) {
 
 // snippet: pattern_examples
 // w (n, n) <- softmax of the scores of one pattern, row by row.
-static void make_pattern(float *w, int n, pattern_kind kind, rng_t *rng) {
+static void make_pattern(float *w, int n, pattern_kind_t kind, rng_t *rng) {
     for (int i = 0; i < n; i++) {
         float *row = w + i * n;
         for (int j = 0; j < n; j++) {
@@ -173,9 +171,9 @@ typedef struct {
     float *o_simple;
     float *pat[4];                                           // constructed patterns
     int *perm;
-} buffers;
+} buffers_t;
 
-static void free_buffers(buffers *b) {
+static void free_buffers(buffers_t *b) {
     float **f[] = {&b->x_tok, &b->q_tok, &b->k_tok, &b->v_tok, &b->w_tok, &b->o_tok,
                    &b->x, &b->xp, &b->q, &b->k, &b->v, &b->w, &b->o, &b->wp, &b->op,
                    &b->w_simple, &b->o_simple, &b->pat[0], &b->pat[1], &b->pat[2],
@@ -189,7 +187,7 @@ static void free_buffers(buffers *b) {
 }
 
 // Returns 0, or -1 (and frees everything) if memory runs out.
-static int alloc_buffers(buffers *b, int n, int d) {
+static int alloc_buffers(buffers_t *b, int n, int d) {
     size_t nd = (size_t)n * d, nn = (size_t)n * n, td = (size_t)N_TOK * d;
     memset(b, 0, sizeof *b);
     int ok = 1;
@@ -226,7 +224,7 @@ static int alloc_buffers(buffers *b, int n, int d) {
 
 static void pattern_row(report_t *r, const char *name, const char *key,
                         const float *w, int n) {
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, n, &s);
     const char *kind = pattern_name(pattern_classify(&s));
     printf("%-22s %4d %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f  %s\n", name, n,
@@ -253,7 +251,7 @@ static void pattern_row(report_t *r, const char *name, const char *key,
 
 int main(int argc, char **argv) {
     long seq_len = 12, d_model = 16;
-    cli_opt opts[] = {
+    cli_opt_t opts[] = {
         {"--seq-len", "N", "length of the random sequences", CLI_INT, &seq_len, NULL,
          8, 512},
         {"--d-model", "N", "width of the random token vectors", CLI_INT, &d_model, NULL,
@@ -274,15 +272,15 @@ int main(int argc, char **argv) {
     rng_seed(&rng, cli.seed);
     const int n = (int)seq_len, d = (int)d_model;
 
-    buffers b;
-    self_attn_params ex = {0}, layer = {0};
+    buffers_t b;
+    self_attn_params_t ex = {0}, layer = {0};
     if (alloc_buffers(&b, n, d) != 0 || self_attn_alloc(&ex, D_EX, DK_EX, DV_EX, 0) ||
         self_attn_alloc(&layer, d, d, d, 0)) {
         fprintf(stderr, "%s: out of memory (--seq-len %d, --d-model %d)\n", PROG, n, d);
         free_buffers(&b);
         self_attn_free(&ex);
         self_attn_free(&layer);
-        report_close(&r, PROG);
+        report_close(&r);
         return 1;
     }
     set_params(&ex, W_Q_EX, W_K_EX, W_V_EX);
@@ -297,7 +295,7 @@ int main(int argc, char **argv) {
     report_section(&r, "simplified");
     float s_simple[N_EX * N_EX], w_simple[N_EX * N_EX], o_simple[N_EX * D_EX];
     attention_scores(X_EX, X_EX, s_simple, N_EX, N_EX, D_EX);
-    self_attention_simple(X_EX, NULL, o_simple, w_simple, N_EX, D_EX);
+    self_attn_simple(X_EX, NULL, o_simple, w_simple, N_EX, D_EX);
     show(0, "scores X X^T / sqrt(4):", s_simple, N_EX, N_EX, WORDS, WORDS);
     show(1, "weights softmax(scores):", w_simple, N_EX, N_EX, WORDS, WORDS);
     show(1, "outputs weights X (3 x 4):", o_simple, N_EX, D_EX, WORDS, feat);
@@ -306,7 +304,7 @@ int main(int argc, char **argv) {
         snprintf(key, sizeof key, "simple_self_%s", WORDS[i]);
         report_value(&r, key, "%.4f", w_simple[i * N_EX + i]);
         snprintf(key, sizeof key, "simple_norm2_%s", WORDS[i]);
-        report_value(&r, key, "%.2f", vec_dot(X_EX + i * D_EX, X_EX + i * D_EX, D_EX));
+        report_value(&r, key, "%.2f", mat_dot(X_EX + i * D_EX, X_EX + i * D_EX, D_EX));
     }
     report_value(&r, "simple_score_cat_cat", "%.4f", s_simple[0]);
     report_value(&r, "simple_score_cat_hungry", "%.4f", s_simple[1]);
@@ -358,8 +356,8 @@ int main(int argc, char **argv) {
             o1 += (double)weights[i * N_EX + j] * v[j * DV_EX + 1];
         }
         char b0[32], b1[32];
-        printf("      = [%s, %s]\n", fmt_fixed(b0, sizeof b0, o0, 4),
-               fmt_fixed(b1, sizeof b1, o1, 4));
+        printf("      = [%s, %s]\n", report_fmt_fixed(b0, sizeof b0, o0, 4),
+               report_fmt_fixed(b1, sizeof b1, o1, 4));
     }
     for (int i = 0; i < N_EX; i++)
         for (int j = 0; j < DV_EX; j++) {
@@ -392,7 +390,7 @@ int main(int argc, char **argv) {
     // ----------------------------------------------------------------------
     report_section(&r, "complexity");
     {
-        layer_cost cost[3];
+        layer_cost_t cost[3];
         layer_costs((double)n, (double)d, cost);
         printf("one layer over n = %d vectors of width d = %d\n\n", n, d);
         printf("%-16s %14s %16s %10s %6s\n", "layer", "parameters", "multiply-adds",
@@ -426,7 +424,7 @@ int main(int argc, char **argv) {
                       b.o_tok, N_TOK);
     printf("random token vectors (d = %d), Xavier W_Q, W_K, W_V, seed %llu\n", d,
            (unsigned long long)cli.seed);
-    print_matrix(b.w_tok, N_TOK, N_TOK, 9, 4, TOKENS, TOKENS);
+    report_print_matrix(b.w_tok, N_TOK, N_TOK, 9, 4, TOKENS, TOKENS);
     printf("largest |row sum - 1| = %.1e\n", attn_row_sum_error(b.w_tok, N_TOK, N_TOK));
     {
         int best = argmax(b.w_tok, N_TOK * N_TOK);   // strongest cell
@@ -438,7 +436,7 @@ int main(int argc, char **argv) {
     report_value(&r, "heat_d", "%.0f", d);
     report_value(&r, "seed", "%.0f", (double)cli.seed);
     FILE *f = report_data(&r, "heatmap.dat");
-    write_matrix(f, b.w_tok, N_TOK, N_TOK, TOKENS, TOKENS);
+    report_write_matrix(f, b.w_tok, N_TOK, N_TOK, TOKENS, TOKENS);
     report_data_close(&r, f);
 
     // ----------------------------------------------------------------------
@@ -514,10 +512,10 @@ int main(int argc, char **argv) {
     // ----------------------------------------------------------------------
     report_section(&r, "patterns");
     {
-        const pattern_kind kinds[4] = {PATTERN_DIAGONAL, PATTERN_LOCAL, PATTERN_GLOBAL,
+        const pattern_kind_t kinds[4] = {PATTERN_DIAGONAL, PATTERN_LOCAL, PATTERN_GLOBAL,
                                        PATTERN_SPARSE};
         for (int i = 0; i < 4; i++) make_pattern(b.pat[i], n, kinds[i], &rng);
-        self_attention_simple(b.x, NULL, b.o_simple, b.w_simple, n, d);
+        self_attn_simple(b.x, NULL, b.o_simple, b.w_simple, n, d);
 
         printf("%-22s %4s %6s %6s %6s %6s %6s %6s  %s\n", "matrix", "n", "local",
                "diag", "sparse", "H", "H/lnn", "max", "class");
@@ -537,7 +535,7 @@ int main(int argc, char **argv) {
                                 "pattern_global.dat", "pattern_sparse.dat"};
         for (int i = 0; i < 4; i++) {
             FILE *pf = report_data(&r, files[i]);
-            write_matrix(pf, b.pat[i], n, n, NULL, NULL);
+            report_write_matrix(pf, b.pat[i], n, n, NULL, NULL);
             report_data_close(&r, pf);
         }
         report_value(&r, "pat_n", "%.0f", n);
@@ -548,5 +546,5 @@ int main(int argc, char **argv) {
     free_buffers(&b);
     self_attn_free(&ex);
     self_attn_free(&layer);
-    return report_close(&r, PROG) == 0 ? 0 : 1;
+    return report_close(&r) == 0 ? 0 : 1;
 }

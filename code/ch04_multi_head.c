@@ -10,25 +10,22 @@
 // --seq-len, --d-model and --heads size the small walk-through (fused vs loop,
 // parameter counts, random heads). The d_model = 512 demonstration, the blocks
 // and the planted heads have fixed sizes so the book can quote them.
-//
-// Links: cli report rng mat softmax attention attn_stats
-// Links: linear multihead layernorm ffn block
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "attn_stats.h"
-#include "block.h"
-#include "cli.h"
-#include "ffn.h"
-#include "layernorm.h"
-#include "linear.h"
-#include "mat.h"
-#include "multihead.h"
-#include "report.h"
-#include "rng.h"
+#include "attention/attn_stats.h"
+#include "layers/block.h"
+#include "program/cli.h"
+#include "layers/ffn.h"
+#include "layers/layernorm.h"
+#include "layers/linear.h"
+#include "base/mat.h"
+#include "layers/multihead.h"
+#include "program/report.h"
+#include "base/rng.h"
 
 static const char *PROG = "ch04_multi_head";
 
@@ -40,17 +37,17 @@ enum { PL_N = 8, PL_D = 64, PL_H = 8, PL_DK = PL_D / PL_H };
 // Everything the sections share, allocated once in main.
 typedef struct {
     int n, d, h;           // the small walk-through: --seq-len, --d-model, --heads
-    mha_params small;      // (d, h) random Xavier weights
+    mha_params_t small;      // (d, h) random Xavier weights
     float *x_small;        // (n, d) random tokens
-    mha_params planted;    // (PL_D, PL_H) hand-set query/key weights
+    mha_params_t planted;    // (PL_D, PL_H) hand-set query/key weights
     float *x_planted;      // (PL_N, PL_D)
-    encoder_block enc;     // 512 wide, 8 heads, d_ff 2048
-    decoder_block dec;
+    encoder_block_t enc;     // 512 wide, 8 heads, d_ff 2048
+    decoder_block_t dec;
     float *x_big;          // (BATCH, BIG_N, BIG_D) random tokens
     float *y_big;          // (BATCH, BIG_N, BIG_D) multi-head outputs
     float *w_big;          // (BATCH, BIG_H, BIG_N, BIG_N) their attention weights
     float *tgt;            // (TGT_N, BIG_D) random target tokens for the decoder
-} model;
+} model_t;
 
 // ---------------------------------------------------------------------------
 // small helpers
@@ -92,7 +89,7 @@ static double flops_ffn(double n, double d, double d_ff) {
 // ---------------------------------------------------------------------------
 // configuration
 
-static void section_config(report_t *r, const model *md, unsigned long long seed) {
+static void section_config(report_t *r, const model_t *md, unsigned long long seed) {
     report_section(r, "configuration");
     printf("sequence length n    %3d\n", md->n);
     printf("model width d_model  %3d\n", md->d);
@@ -122,13 +119,13 @@ static void section_split(report_t *r) {
 
     report_section(r, "split and concat");
     printf("x (n = %d, d_model = %d), entry (i, c) = 10 (i + 1) + c:\n", N, D);
-    print_matrix(x, N, D, 4, 0, NULL, NULL);
+    report_print_matrix(x, N, D, 4, 0, NULL, NULL);
     mha_split_heads(x, heads, N, H, DK);
     printf("split into h = %d heads of d_k = %d: heads (%d, %d, %d)\n", H, DK, H, N,
            DK);
     for (int h = 0; h < H; h++) {
         printf("head %d:\n", h);
-        print_matrix(heads + h * N * DK, N, DK, 4, 0, NULL, NULL);
+        report_print_matrix(heads + h * N * DK, N, DK, 4, 0, NULL, NULL);
     }
     print_flat("x in memory:    ", x, N * D);
     print_flat("heads in memory:", heads, H * N * DK);
@@ -158,7 +155,7 @@ static void xavier_row(const char *name, const float *w, int fan_in, int fan_out
 
 // Variance of x W_Q, and the entropy and max weight of the attention rows of
 // multi-head attention with parameters p over the BATCH sequences of x_big.
-static int init_effect(const mha_params *p, const float *x_big, double *var_q,
+static int init_effect(const mha_params_t *p, const float *x_big, double *var_q,
                        double *entropy, double *max_w) {
     size_t rows = (size_t)BATCH * BIG_N;
     float *q = alloc_floats(rows * BIG_D), *out = alloc_floats(BIG_N * BIG_D);
@@ -173,7 +170,7 @@ static int init_effect(const mha_params *p, const float *x_big, double *var_q,
         const float *x = x_big + (size_t)b * BIG_N * BIG_D;
         rc = mha_forward(p, x, BIG_N, x, BIG_N, NULL, out, w);
         for (int i = 0; i < BIG_H * BIG_N && rc == 0; i++) {
-            ent += row_entropy(w + i * BIG_N, BIG_N);
+            ent += attn_row_entropy(w + i * BIG_N, BIG_N);
             mx += attn_max_weight(w + i * BIG_N, 1, BIG_N);
         }
     }
@@ -185,7 +182,7 @@ static int init_effect(const mha_params *p, const float *x_big, double *var_q,
     return rc;
 }
 
-static int section_xavier(report_t *r, const model *md, rng_t *rng) {
+static int section_xavier(report_t *r, const model_t *md, rng_t *rng) {
     report_section(r, "xavier initialisation");
     printf("%-16s %6s %7s %8s %8s %8s %7s %8s\n", "matrix", "fan_in", "fan_out",
            "bound a", "min", "max", "std", "a/sqrt3");
@@ -199,7 +196,7 @@ static int section_xavier(report_t *r, const model *md, rng_t *rng) {
     report_value(r, "xavier_a_ffn", "%.4f", sqrt(6.0 / (BIG_D + BIG_FF)));
 
     // The same layer with N(0, 1) weights, for contrast.
-    mha_params naive;
+    mha_params_t naive;
     if (mha_alloc(&naive, BIG_D, BIG_H) != 0) return -1;
     rng_fill_normal(rng, naive.w_q, BIG_D * BIG_D, 0.0f, 1.0f);
     rng_fill_normal(rng, naive.w_k, BIG_D * BIG_D, 0.0f, 1.0f);
@@ -236,7 +233,7 @@ static int section_xavier(report_t *r, const model *md, rng_t *rng) {
 // ---------------------------------------------------------------------------
 // fused vs loop
 
-static int section_equivalence(report_t *r, const model *md) {
+static int section_equivalence(report_t *r, const model_t *md) {
     int n = md->n, d = md->d, h = md->h;
     float *out_f = alloc_floats((size_t)n * d), *out_l = alloc_floats((size_t)n * d);
     float *w_f = alloc_floats((size_t)h * n * n);
@@ -247,8 +244,8 @@ static int section_equivalence(report_t *r, const model *md) {
     if (rc == 0) rc = mha_forward_loop(&md->small, md->x_small, n, md->x_small, n,
                                        NULL, out_l, w_l);
     if (rc == 0) {
-        double d_out = max_abs_diff(out_f, out_l, (size_t)n * d);
-        double d_w = max_abs_diff(w_f, w_l, (size_t)h * n * n);
+        double d_out = mat_max_abs_diff(out_f, out_l, (size_t)n * d);
+        double d_w = mat_max_abs_diff(w_f, w_l, (size_t)h * n * n);
         report_section(r, "fused vs loop");
         printf("x (%d, %d) ~ N(0, 1); %d heads of width d_k = %d; Xavier weights\n", n,
                d, h, d / h);
@@ -257,9 +254,11 @@ static int section_equivalence(report_t *r, const model *md) {
         printf("loop:  %d heads, each with its own (%d, %d) slices of W_Q, W_K, W_V\n",
                h, d, d / h);
         printf("       and (%d, %d) slice of W_O; their products summed\n", d / h, d);
-        printf("output  (%d, %d):%*s max |fused - loop| = %.2e\n", n, d, 6, "", d_out);
-        printf("weights (%d, %d, %d): max |fused - loop| = %.2e\n", h, n, n, d_w);
-        printf("agree within 1e-5: %s\n", d_out < 1e-5 && d_w < 1e-5 ? "yes" : "NO");
+        char label[64];
+        snprintf(label, sizeof label, "output (%d, %d), max |fused - loop|", n, d);
+        report_check(r, label, d_out, 1e-5);
+        snprintf(label, sizeof label, "weights (%d, %d, %d), max |fused - loop|", h, n, n);
+        report_check(r, label, d_w, 1e-5);
         report_value(r, "equiv_out", "%.1e", d_out);
         report_value(r, "equiv_w", "%g", d_w);
     }
@@ -273,7 +272,7 @@ static int section_equivalence(report_t *r, const model *md) {
 // ---------------------------------------------------------------------------
 // parameters and FLOPs
 
-static void section_counts(report_t *r, const model *md) {
+static void section_counts(report_t *r, const model_t *md) {
     int n = md->n, d = md->d;
     long p_mha = 4L * d * d + d;
     report_section(r, "parameters and flops");
@@ -345,7 +344,7 @@ static void print_head_stats(const char *label, int width, const float *w, int n
            attn_max_weight(w, n, n), attn_diag_strength(w, n));
 }
 
-static int section_random_heads(report_t *r, const model *md) {
+static int section_random_heads(report_t *r, const model_t *md) {
     int n = md->n, d = md->d, h = md->h;
     float *out = alloc_floats((size_t)n * d), *w = alloc_floats((size_t)h * n * n);
     int rc = (!out || !w) ? -1 : 0;
@@ -369,7 +368,7 @@ static int section_random_heads(report_t *r, const model *md) {
                 char name[32];
                 snprintf(name, sizeof name, "random_head%d.dat", k);
                 FILE *f = report_data(r, name);
-                write_matrix(f, w + (size_t)k * n * n, n, n, NULL, NULL);
+                report_write_matrix(f, w + (size_t)k * n * n, n, n, NULL, NULL);
                 report_data_close(r, f);
             }
         }
@@ -414,15 +413,15 @@ static void planted_input(float *x, rng_t *rng) {
 // Head h reads feature `in` into column `col` of its queries (Q) or keys (K).
 // Queries get strength * sqrt(d_k) and keys 1, so a match adds `strength` to
 // the scaled score q . k / sqrt(d_k).
-static void set_q(mha_params *p, int h, int in, int col, float strength) {
+static void set_q(mha_params_t *p, int h, int in, int col, float strength) {
     p->w_q[in * PL_D + h * PL_DK + col] = strength * sqrtf((float)PL_DK);
 }
-static void set_k(mha_params *p, int h, int in, int col) {
+static void set_k(mha_params_t *p, int h, int in, int col) {
     p->w_k[in * PL_D + h * PL_DK + col] = 1.0f;
 }
 
 // snippet: plant_heads
-static void plant_heads(mha_params *p) {
+static void plant_heads(mha_params_t *p) {
     // Heads 0-6 are set by hand; head 7 keeps its random Xavier weights.
     for (int in = 0; in < PL_D; in++)
         for (int c = 0; c < 7 * PL_DK; c++)
@@ -460,7 +459,7 @@ static void targets(const float *w, int m, char *buf, int size) {
     if (!buf[0]) snprintf(buf, (size_t)size, "-");
 }
 
-static int section_planted(report_t *r, const model *md) {
+static int section_planted(report_t *r, const model_t *md) {
     float out[PL_N * PL_D], w[PL_H * PL_N * PL_N];
     if (mha_forward(&md->planted, md->x_planted, PL_N, md->x_planted, PL_N, NULL, out,
                     w) != 0)
@@ -493,7 +492,7 @@ static int section_planted(report_t *r, const model *md) {
         char name[32];
         snprintf(name, sizeof name, "planted_head%d.dat", h);
         FILE *f = report_data(r, name);
-        write_matrix(f, w + h * PL_N * PL_N, PL_N, PL_N, TOKENS, TOKENS);
+        report_write_matrix(f, w + h * PL_N * PL_N, PL_N, PL_N, TOKENS, TOKENS);
         report_data_close(r, f);
     }
     const float *prev = w, *coref = w + 4 * PL_N * PL_N, *verb = w + 5 * PL_N * PL_N;
@@ -513,7 +512,7 @@ static int section_planted(report_t *r, const model *md) {
 // ---------------------------------------------------------------------------
 // the d_model = 512, 8-head demonstration
 
-static int section_big(report_t *r, model *md) {
+static int section_big(report_t *r, model_t *md) {
     size_t per_x = (size_t)BIG_N * BIG_D, per_w = (size_t)BIG_H * BIG_N * BIG_N;
     float *out_l = alloc_floats(per_x), *w_l = alloc_floats(per_w);
     int rc = (!out_l || !w_l) ? -1 : 0;
@@ -579,13 +578,13 @@ static int section_big(report_t *r, model *md) {
 // ---------------------------------------------------------------------------
 // Add & Norm and the feed-forward network, on the first sequence of the batch
 
-static int section_add_norm(report_t *r, const model *md, float *h1) {
+static int section_add_norm(report_t *r, const model_t *md, float *h1) {
     size_t size = (size_t)BIG_N * BIG_D;
     float *res = alloc_floats(size);
     if (!res) return -1;
     const float *x = md->x_big, *sub = md->y_big;   // first sequence
     for (size_t i = 0; i < size; i++) res[i] = x[i] + sub[i];
-    add_norm(x, sub, &md->enc.norm1, h1, BIG_N);
+    layernorm_add_norm(x, sub, &md->enc.norm1, h1, BIG_N);
 
     report_section(r, "add and norm");
     printf("r = x + MultiHead(x, x, x), first sequence (%d, %d); then LayerNorm(r)\n",
@@ -600,7 +599,7 @@ static int section_add_norm(report_t *r, const model *md, float *h1) {
         mean_var(h1 + i * BIG_D, BIG_D, &m1, &v1);
         char buf[32];
         printf("%3d %10.4f %9.4f %12s %11.4f\n", i, m0, v0,
-               fmt_fixed(buf, sizeof buf, m1, 4), v1);
+               report_fmt_fixed(buf, sizeof buf, m1, 4), v1);
         if (fabs(m1) > worst_mean) worst_mean = fabs(m1);
         if (fabs(v1 - 1.0) > worst_var) worst_var = fabs(v1 - 1.0);
         if (v0 < var_lo) var_lo = v0;
@@ -616,8 +615,8 @@ static int section_add_norm(report_t *r, const model *md, float *h1) {
     return 0;
 }
 
-static int section_ffn(report_t *r, const model *md, const float *h1) {
-    const ffn_params *p = &md->enc.ffn;
+static int section_ffn(report_t *r, const model_t *md, const float *h1) {
+    const ffn_params_t *p = &md->enc.ffn;
     size_t n_hid = (size_t)BIG_N * BIG_FF;
     float *hidden = alloc_floats(n_hid), *y = alloc_floats((size_t)BIG_N * BIG_D);
     float *hid1 = alloc_floats(BIG_FF), *y1 = alloc_floats(BIG_D);
@@ -668,7 +667,7 @@ static void print_changes(const double *diff, int n) {
     printf("\n");
 }
 
-static int section_encoder(report_t *r, const model *md, float *enc_out) {
+static int section_encoder(report_t *r, const model_t *md, float *enc_out) {
     size_t size = (size_t)BIG_N * BIG_D;
     float *x2 = alloc_floats(size), *y2 = alloc_floats(size);
     float *w = alloc_floats((size_t)BIG_H * BIG_N * BIG_N);
@@ -699,7 +698,7 @@ static int section_encoder(report_t *r, const model *md, float *enc_out) {
         printf("  y  = LayerNorm(h1 + FFN(h1))\n");
         printf("parameters: %ld\n", encoder_block_param_count(&md->enc));
         printf("rows of y: mean in [%s, %s], variance in [%.4f, %.4f]\n",
-               fmt_fixed(b1, sizeof b1, m_lo, 4), fmt_fixed(b2, sizeof b2, m_hi, 4),
+               report_fmt_fixed(b1, sizeof b1, m_lo, 4), report_fmt_fixed(b2, sizeof b2, m_hi, 4),
                v_lo, v_hi);
         printf("add 1 to every entry of source token %d; max |change| of each "
                "output row:\n", BIG_N - 1);
@@ -714,14 +713,14 @@ static int section_encoder(report_t *r, const model *md, float *enc_out) {
     return rc;
 }
 
-static int section_decoder(report_t *r, const model *md, const float *enc_out) {
+static int section_decoder(report_t *r, const model_t *md, const float *enc_out) {
     size_t size = (size_t)TGT_N * BIG_D;
     float *y = alloc_floats(size), *t2 = alloc_floats(size), *y2 = alloc_floats(size);
     float *y3 = alloc_floats(size), *enc2 = alloc_floats((size_t)BIG_N * BIG_D);
     float *sw = alloc_floats((size_t)BIG_H * TGT_N * TGT_N);
     float *cw = alloc_floats((size_t)BIG_H * TGT_N * BIG_N);
     int rc = (!y || !t2 || !y2 || !y3 || !enc2 || !sw || !cw) ? -1 : 0;
-    const decoder_block *b = &md->dec;
+    const decoder_block_t *b = &md->dec;
     if (rc == 0)
         rc = decoder_block_forward(b, md->tgt, TGT_N, enc_out, BIG_N, NULL, NULL, y, sw,
                                    cw);
@@ -786,7 +785,7 @@ static int section_decoder(report_t *r, const model *md, const float *enc_out) {
 // ---------------------------------------------------------------------------
 // setting up and tearing down
 
-static void model_free(model *md) {
+static void model_free(model_t *md) {
     mha_free(&md->small);
     mha_free(&md->planted);
     encoder_block_free(&md->enc);
@@ -799,7 +798,7 @@ static void model_free(model *md) {
     free(md->tgt);
 }
 
-static int model_init(model *md, rng_t *rng) {
+static int model_init(model_t *md, rng_t *rng) {
     size_t big = (size_t)BATCH * BIG_N * BIG_D;
     if (mha_alloc(&md->small, md->d, md->h) || mha_alloc(&md->planted, PL_D, PL_H) ||
         encoder_block_alloc(&md->enc, BIG_D, BIG_H, BIG_FF) ||
@@ -829,7 +828,7 @@ static int model_init(model *md, rng_t *rng) {
 
 int main(int argc, char **argv) {
     long seq_len = 8, d_model = 64, heads = 8;
-    cli_opt opts[] = {
+    cli_opt_t opts[] = {
         {"--seq-len", "N", "tokens in the small walk-through", CLI_INT, &seq_len, NULL,
          1, 128},
         {"--d-model", "N", "model width of the small walk-through", CLI_INT, &d_model,
@@ -855,7 +854,7 @@ int main(int argc, char **argv) {
     if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // a bad --data DIR
     rng_t rng;
     rng_seed(&rng, cli.seed);
-    model md = {.n = (int)seq_len, .d = (int)d_model, .h = (int)heads};
+    model_t md = {.n = (int)seq_len, .d = (int)d_model, .h = (int)heads};
     float *h1 = alloc_floats((size_t)BIG_N * BIG_D);
     float *enc_out = alloc_floats((size_t)BIG_N * BIG_D);
     int rc = (!h1 || !enc_out) ? -1 : model_init(&md, &rng);
@@ -882,8 +881,8 @@ int main(int argc, char **argv) {
     free(enc_out);
     if (rc != 0) {
         fprintf(stderr, "%s: out of memory\n", PROG);
-        report_close(&r, PROG);
+        report_close(&r);
         return 1;
     }
-    return report_close(&r, PROG) == 0 ? 0 : 1;
+    return report_close(&r) == 0 ? 0 : 1;
 }

@@ -42,7 +42,7 @@ else fail "every snippet marker is shown exactly once" "$out"; fi
 
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
-printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/softmax.c" snippet="no_such_snippet"}\n```\n' \
+printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \
   > "$T/chapters/98-broken.md"
 if LITERATE_BUILD="$B" pandoc --lua-filter book/literate.lua -t html "$T/chapters/98-broken.md" \
      -o "$T/broken.html" 2>"$T/err"; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # reference.sh BUILD_DIR [NAME...] -- the library against PyTorch; TAP out.
 #
-# Builds the C driver (tests/reference/driver.c + code/lib/*.c) into
+# Builds the C driver (tests/reference/driver.c, fns_*.c + the library) into
 # BUILD_DIR/tests/refdriver and runs tests/reference/test_reference.py with
 # Debian's python3 (python3-torch, python3-numpy): one TAP line per library
 # function, with its largest difference from PyTorch. The table of all
@@ -14,12 +14,10 @@ PY=${REFERENCE_PYTHON:-/usr/bin/python3}   # Debian's, with python3-torch
 mkdir -p "$B/tests" "$B/test"
 
 drv="$B/tests/refdriver"
-if out=$(cc -std=c11 -O2 -Wall -Wextra -Wpedantic -Wshadow -Werror -Icode/lib \
-           tests/reference/driver.c code/lib/*.c -lm -o "$drv.tmp" 2>&1) \
-   && mv "$drv.tmp" "$drv"; then
+if out=$(make --no-print-directory -s B="$B" refdriver 2>&1); then
   pass "reference driver builds"
 else
-  rm -f "$drv.tmp"; fail "reference driver builds" "$out"; exit 0
+  fail "reference driver builds" "$out"; exit 0
 fi
 
 if ! out=$("$PY" -c 'import numpy, torch' 2>&1); then

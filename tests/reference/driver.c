@@ -21,51 +21,39 @@
 // A write past the end of an output array, an unknown NAME, or a malformed
 // request stops the driver with one line on stderr and exit status 2.
 //
-// ADDING A FUNCTION: write a FN(name) { ... } wrapper below (unpack with I, R,
-// IN, MASK, OUT; return the function's status) and add ENTRY(name) to TABLE at
-// the end of the file. The matching Python entry goes into TABLE in
-// test_reference.py.
+// ADDING A FUNCTION: write a FN(name) { ... } wrapper (unpack with I, R, IN,
+// MASK, OUT; return the function's status) in the chapter's fns_chNN.c (see
+// driver.h) and add ENTRY(name) to its table. The matching Python entry goes
+// into TABLE in cases_chNN.py.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "attn_stats.h"
-#include "block.h"
-#include "dropout.h"
-#include "ffn.h"
-#include "geometry.h"
-#include "kernel_regression.h"
-#include "layernorm.h"
-#include "linear.h"
-#include "mat.h"
-#include "multihead.h"
-#include "patterns.h"
-#include "rng.h"
-#include "scoring.h"
-#include "self_attention.h"
-#include "softmax.h"
-#include "spectral.h"
-#include "stats.h"
+#include "driver.h"
+#include "attention/attention.h"
+#include "attention/attn_stats.h"
+#include "layers/block.h"
+#include "attention/dropout.h"
+#include "layers/ffn.h"
+#include "attention/geometry.h"
+#include "attention/kernel_regression.h"
+#include "layers/layernorm.h"
+#include "layers/linear.h"
+#include "base/mat.h"
+#include "layers/multihead.h"
+#include "attention/patterns.h"
+#include "base/rng.h"
+#include "attention/scoring.h"
+#include "attention/self_attention.h"
+#include "attention/softmax.h"
+#include "attention/spectral.h"
+#include "base/stats.h"
 
-enum { MAX_ARGS = 64, MAX_SCRATCH = 16, GUARD = 16 };
 static const uint32_t GUARD_BITS = 0x7fc0dea1u;   // a NaN nobody computes
 
-// One case: its parameters and buffers.
-typedef struct {
-    const char *name;
-    int ni, nr, nin, nout;
-    long i[MAX_ARGS];            // integer parameters
-    double r[MAX_ARGS];          // real parameters
-    long in_len[MAX_ARGS], out_len[MAX_ARGS];
-    float *in[MAX_ARGS];         // input arrays
-    float *out[MAX_ARGS];        // output arrays (+ GUARD sentinel floats each)
-    void *scratch[MAX_SCRATCH];  // freed after the case
-    int n_scratch;
-} call;
 
-static void die(const call *c, const char *what) {
+void die(const call *c, const char *what) {
     fprintf(stderr, "refdriver: %s: %s\n", c ? c->name : "request", what);
     exit(2);
 }
@@ -76,31 +64,31 @@ static void *xmalloc(size_t n) {
     return p;
 }
 
-static void *scratch(call *c, size_t bytes) {
+void *scratch(call *c, size_t bytes) {
     if (c->n_scratch == MAX_SCRATCH) die(c, "too many scratch buffers");
     return c->scratch[c->n_scratch++] = xmalloc(bytes);
 }
 
 // Checked accessors used by the wrappers.
-static long arg_i(const call *c, int k) {
+long arg_i(const call *c, int k) {
     if (k >= c->ni) die(c, "missing integer parameter");
     return c->i[k];
 }
-static double arg_r(const call *c, int k) {
+double arg_r(const call *c, int k) {
     if (k >= c->nr) die(c, "missing real parameter");
     return c->r[k];
 }
-static float *arg_in(const call *c, int k) {
+float *arg_in(const call *c, int k) {
     if (k >= c->nin) die(c, "missing input array");
     return c->in_len[k] ? c->in[k] : NULL;
 }
-static float *arg_out(const call *c, int k) {
+float *arg_out(const call *c, int k) {
     if (k >= c->nout) die(c, "missing output array");
     return c->out[k];
 }
 
 // Input k as an unsigned char mask (nonzero = 1 = visible); NULL if absent.
-static unsigned char *arg_mask(call *c, int k) {
+unsigned char *arg_mask(call *c, int k) {
     const float *f = arg_in(c, k);
     if (!f) return NULL;
     unsigned char *m = scratch(c, (size_t)c->in_len[k]);
@@ -109,7 +97,7 @@ static unsigned char *arg_mask(call *c, int k) {
 }
 
 // Output k starts as a copy of input k_in: for in-place functions.
-static float *copy_in(call *c, int k_out, int k_in) {
+float *copy_in(call *c, int k_out, int k_in) {
     if (!arg_in(c, k_in) || c->in_len[k_in] != c->out_len[k_out])
         die(c, "copy_in: lengths differ");
     memcpy(arg_out(c, k_out), c->in[k_in], (size_t)c->in_len[k_in] * sizeof(float));
@@ -118,21 +106,14 @@ static float *copy_in(call *c, int k_out, int k_in) {
 
 // Output k for an unsigned char result: a scratch buffer copied out as floats
 // by put_bytes() afterwards.
-static unsigned char *bytes_for(call *c, int k) {
+unsigned char *bytes_for(call *c, int k) {
     arg_out(c, k);
     return scratch(c, (size_t)c->out_len[k]);
 }
-static void put_bytes(call *c, int k, const unsigned char *b) {
+void put_bytes(call *c, int k, const unsigned char *b) {
     for (long j = 0; j < c->out_len[k]; j++) c->out[k][j] = (float)b[j];
 }
 
-#define FN(name) static int run_##name(call *c)
-#define ENTRY(name) {#name, run_##name}
-#define I(k) ((int)arg_i(c, (k)))
-#define R(k) arg_r(c, (k))
-#define IN(k) arg_in(c, (k))
-#define MASK(k) arg_mask(c, (k))
-#define OUT(k) arg_out(c, (k))
 
 // ===========================================================================
 // The wrappers, chapter by chapter. Each unpacks one case and calls the library.
@@ -145,8 +126,8 @@ FN(mat_transpose) { mat_transpose(IN(0), OUT(0), I(0), I(1)); return 0; }
 FN(mat_scale) { mat_scale(copy_in(c, 0, 0), I(0), (float)R(0)); return 0; }
 FN(mat_add) { mat_add(copy_in(c, 0, 0), IN(1), I(0)); return 0; }
 FN(mat_add_row) { mat_add_row(copy_in(c, 0, 0), IN(1), I(0), I(1)); return 0; }
-FN(vec_dot) { OUT(0)[0] = (float)vec_dot(IN(0), IN(1), I(0)); return 0; }
-FN(vec_norm) { OUT(0)[0] = (float)vec_norm(IN(0), I(0)); return 0; }
+FN(mat_dot) { OUT(0)[0] = (float)mat_dot(IN(0), IN(1), I(0)); return 0; }
+FN(mat_norm) { OUT(0)[0] = (float)mat_norm(IN(0), I(0)); return 0; }
 
 // --- stats.h ---------------------------------------------------------------------
 
@@ -156,9 +137,9 @@ FN(stats_of) {
     o[0] = (float)s.mean, o[1] = (float)s.std, o[2] = (float)s.min, o[3] = (float)s.max;
     return 0;
 }
-FN(histogram) {   // out: the bins counts, then the number counted
+FN(stats_histogram) {   // out: the bins counts, then the number counted
     int bins = I(1), *counts = scratch(c, (size_t)bins * sizeof(int));
-    int counted = histogram(IN(0), I(0), R(0), R(1), bins, counts);
+    int counted = stats_histogram(IN(0), I(0), R(0), R(1), bins, counts);
     for (int b = 0; b < bins; b++) OUT(0)[b] = (float)counts[b];
     OUT(0)[bins] = (float)counted;
     return 0;
@@ -184,27 +165,27 @@ FN(score_cosine) {
 }
 // ints n, d_q, d_k, d_h; q (n, d_q), k (n, d_k), w_q (d_h, d_q), w_k (d_h, d_k), v
 FN(score_additive) {
-    additive_params p = {.w_q = IN(2), .w_k = IN(3), .v = IN(4),
+    additive_params_t p = {.w_q = IN(2), .w_k = IN(3), .v = IN(4),
                          .d_q = I(1), .d_k = I(2), .d_h = I(3)};
     for (int r = 0; r < I(0); r++)
         OUT(0)[r] = score_additive(&p, IN(0) + r * I(1), IN(1) + r * I(2));
     return 0;
 }
-FN(hard_attention) {   // every row of scores (n, m)
+FN(score_hard) {   // every row of scores (n, m)
     for (int r = 0; r < I(0); r++)
-        hard_attention(IN(0) + r * I(1), OUT(0) + r * I(1), I(1));
+        score_hard(IN(0) + r * I(1), OUT(0) + r * I(1), I(1));
     return 0;
 }
-FN(gaussian_kernel) {
-    for (int j = 0; j < I(0); j++) OUT(0)[j] = (float)gaussian_kernel(IN(0)[j], R(0));
+FN(nw_gaussian_kernel) {
+    for (int j = 0; j < I(0); j++) OUT(0)[j] = (float)nw_gaussian_kernel(IN(0)[j], R(0));
     return 0;
 }
 FN(nw_weights) { return nw_weights(IN(0), I(0), IN(1), I(1), (float)R(0), OUT(0)); }
 FN(nw_predict) { nw_predict(IN(0), IN(1), OUT(0), I(0), I(1)); return 0; }
-FN(row_norms) { row_norms(IN(0), OUT(0), I(0), I(1)); return 0; }
-FN(cosine_matrix) { cosine_matrix(IN(0), IN(1), OUT(0), I(0), I(1), I(2)); return 0; }
-FN(angle_degrees) {
-    for (int j = 0; j < I(0); j++) OUT(0)[j] = (float)angle_degrees(IN(0)[j]);
+FN(geom_row_norms) { geom_row_norms(IN(0), OUT(0), I(0), I(1)); return 0; }
+FN(geom_cosine_matrix) { geom_cosine_matrix(IN(0), IN(1), OUT(0), I(0), I(1), I(2)); return 0; }
+FN(geom_angle_degrees) {
+    for (int j = 0; j < I(0); j++) OUT(0)[j] = (float)geom_angle_degrees(IN(0)[j]);
     return 0;
 }
 
@@ -239,7 +220,7 @@ FN(attention_forward) {
     return 0;
 }
 
-FN(row_entropy) { OUT(0)[0] = (float)row_entropy(IN(0), I(0)); return 0; }
+FN(attn_row_entropy) { OUT(0)[0] = (float)attn_row_entropy(IN(0), I(0)); return 0; }
 FN(attn_mean_entropy) {
     OUT(0)[0] = (float)attn_mean_entropy(IN(0), I(0), I(1));
     return 0;
@@ -280,16 +261,16 @@ FN(dropout_backward) {
 
 // ints n, left, max_iter; real tol; a (n, n), x0 (n,) -> lambda (1,), x (n,);
 // status = iterations used (-1: no convergence)
-FN(power_iteration) {
+FN(spectral_power_iteration) {
     int n = I(0);
     double *x = scratch(c, (size_t)n * sizeof(double)), lambda;
     for (int j = 0; j < n; j++) x[j] = IN(1)[j];
-    int it = power_iteration(IN(0), n, I(1), x, I(2), R(0), &lambda);
+    int it = spectral_power_iteration(IN(0), n, I(1), x, I(2), R(0), &lambda);
     OUT(0)[0] = (float)lambda;
     for (int j = 0; j < n; j++) OUT(1)[j] = (float)x[j];
     return it;
 }
-FN(max_abs_row_sum) { OUT(0)[0] = (float)max_abs_row_sum(IN(0), I(0)); return 0; }
+FN(spectral_max_abs_row_sum) { OUT(0)[0] = (float)spectral_max_abs_row_sum(IN(0), I(0)); return 0; }
 
 // --- chapter 3: linear.h, self_attention.h, patterns.h ---------------------------
 
@@ -321,21 +302,21 @@ FN(linear_init_xavier) {   // ints d_in, d_out, seed
     linear_init_xavier(&rng, OUT(0), I(0), I(1));
     return 0;
 }
-FN(self_attention_simple) {   // ints n, d; x, mask -> out, weights
-    self_attention_simple(IN(0), MASK(1), OUT(0), OUT(1), I(0), I(1));
+FN(self_attn_simple) {   // ints n, d; x, mask -> out, weights
+    self_attn_simple(IN(0), MASK(1), OUT(0), OUT(1), I(0), I(1));
     return 0;
 }
 // ints n, d_model, d_k, d_v; x, w_q, w_k, w_v, b_q, b_k, b_v, mask
 //   -> q, k, v, weights, out
 FN(self_attn_forward) {
-    self_attn_params p = {.d_model = I(1), .d_k = I(2), .d_v = I(3),
+    self_attn_params_t p = {.d_model = I(1), .d_k = I(2), .d_v = I(3),
                           .w_q = IN(1), .w_k = IN(2), .w_v = IN(3),
                           .b_q = IN(4), .b_k = IN(5), .b_v = IN(6)};
     self_attn_forward(&p, IN(0), MASK(7), OUT(0), OUT(1), OUT(2), OUT(3), OUT(4), I(0));
     return 0;
 }
 FN(pattern_measure) {   // out: locality, diag, sparsity, entropy, entropy_ratio, max
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(IN(0), I(0), &s);
     float *o = OUT(0);
     o[0] = (float)s.locality, o[1] = (float)s.diag, o[2] = (float)s.sparsity;
@@ -349,22 +330,22 @@ FN(mha_split_heads) { mha_split_heads(IN(0), OUT(0), I(0), I(1), I(2)); return 0
 FN(mha_concat_heads) { mha_concat_heads(IN(0), OUT(0), I(0), I(1), I(2)); return 0; }
 
 // Inputs k..k+4 as multi-head weights W_Q, W_K, W_V, W_O, b_O.
-static mha_params mha_from(call *c, int k, int d_model, int n_heads) {
-    return (mha_params){.d_model = d_model, .n_heads = n_heads,
+mha_params_t mha_from(call *c, int k, int d_model, int n_heads) {
+    return (mha_params_t){.d_model = d_model, .n_heads = n_heads,
                         .d_k = d_model / n_heads, .w_q = IN(k), .w_k = IN(k + 1),
                         .w_v = IN(k + 2), .w_o = IN(k + 3), .b_o = IN(k + 4)};
 }
 // ints n, m, d_model, h; xq, xkv, W_Q, W_K, W_V, W_O, b_O, mask -> out, weights
 FN(mha_forward) {
-    mha_params p = mha_from(c, 2, I(2), I(3));
+    mha_params_t p = mha_from(c, 2, I(2), I(3));
     return mha_forward(&p, IN(0), I(0), IN(1), I(1), MASK(7), OUT(0), OUT(1));
 }
 FN(mha_forward_loop) {
-    mha_params p = mha_from(c, 2, I(2), I(3));
+    mha_params_t p = mha_from(c, 2, I(2), I(3));
     return mha_forward_loop(&p, IN(0), I(0), IN(1), I(1), MASK(7), OUT(0), OUT(1));
 }
 FN(mha_param_count) {
-    mha_params p = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)};
+    mha_params_t p = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)};
     OUT(0)[0] = (float)mha_param_count(&p);
     return 0;
 }
@@ -372,48 +353,48 @@ FN(layernorm_forward) {   // ints n, d; real eps; x, gamma, beta -> y
     layernorm_forward(IN(0), IN(1), IN(2), OUT(0), I(0), I(1), (float)R(0));
     return 0;
 }
-FN(add_norm) {   // ints n, d; x, sub, gamma, beta -> y
-    layernorm_params ln = {.d = I(1), .gamma = IN(2), .beta = IN(3)};
-    add_norm(IN(0), IN(1), &ln, OUT(0), I(0));
+FN(layernorm_add_norm) {   // ints n, d; x, sub, gamma, beta -> y
+    layernorm_params_t ln = {.d = I(1), .gamma = IN(2), .beta = IN(3)};
+    layernorm_add_norm(IN(0), IN(1), &ln, OUT(0), I(0));
     return 0;
 }
 // Inputs k..k+3 as FFN weights W_1, b_1, W_2, b_2.
-static ffn_params ffn_from(call *c, int k, int d_model, int d_ff) {
-    return (ffn_params){.d_model = d_model, .d_ff = d_ff, .w1 = IN(k), .b1 = IN(k + 1),
+ffn_params_t ffn_from(call *c, int k, int d_model, int d_ff) {
+    return (ffn_params_t){.d_model = d_model, .d_ff = d_ff, .w1 = IN(k), .b1 = IN(k + 1),
                         .w2 = IN(k + 2), .b2 = IN(k + 3)};
 }
 FN(ffn_forward) {   // ints n, d_model, d_ff; x, W_1, b_1, W_2, b_2 -> hidden, y
-    ffn_params p = ffn_from(c, 1, I(1), I(2));
+    ffn_params_t p = ffn_from(c, 1, I(1), I(2));
     ffn_forward(&p, IN(0), OUT(0), OUT(1), I(0));
     return 0;
 }
 FN(ffn_param_count) {
-    ffn_params p = {.d_model = I(0), .d_ff = I(1)};
+    ffn_params_t p = {.d_model = I(0), .d_ff = I(1)};
     OUT(0)[0] = (float)ffn_param_count(&p);
     return 0;
 }
 // ints d_model, h, d_ff -> the number of parameters
 FN(encoder_block_param_count) {
-    encoder_block b = {.attn = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)},
+    encoder_block_t b = {.attn = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)},
                        .ffn = {.d_model = I(0), .d_ff = I(2)}};
     OUT(0)[0] = (float)encoder_block_param_count(&b);
     return 0;
 }
 FN(decoder_block_param_count) {
-    mha_params attn = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)};
-    decoder_block b = {.self_attn = attn, .cross_attn = attn,
+    mha_params_t attn = {.d_model = I(0), .n_heads = I(1), .d_k = I(0) / I(1)};
+    decoder_block_t b = {.self_attn = attn, .cross_attn = attn,
                        .ffn = {.d_model = I(0), .d_ff = I(2)}};
     OUT(0)[0] = (float)decoder_block_param_count(&b);
     return 0;
 }
-static layernorm_params ln_from(call *c, int k, int d) {
-    return (layernorm_params){.d = d, .gamma = IN(k), .beta = IN(k + 1)};
+layernorm_params_t ln_from(call *c, int k, int d) {
+    return (layernorm_params_t){.d = d, .gamma = IN(k), .beta = IN(k + 1)};
 }
 // ints n, d_model, h, d_ff; x, attention (5), norm1 (2), ffn (4), norm2 (2), mask
 //   -> y, weights
 FN(encoder_block_forward) {
     int d = I(1);
-    encoder_block b = {.attn = mha_from(c, 1, d, I(2)), .norm1 = ln_from(c, 6, d),
+    encoder_block_t b = {.attn = mha_from(c, 1, d, I(2)), .norm1 = ln_from(c, 6, d),
                        .ffn = ffn_from(c, 8, d, I(3)), .norm2 = ln_from(c, 12, d)};
     return encoder_block_forward(&b, IN(0), I(0), MASK(14), OUT(0), OUT(1));
 }
@@ -422,7 +403,7 @@ FN(encoder_block_forward) {
 //   -> y, self_w, cross_w
 FN(decoder_block_forward) {
     int d = I(2);
-    decoder_block b = {.self_attn = mha_from(c, 2, d, I(3)), .norm1 = ln_from(c, 7, d),
+    decoder_block_t b = {.self_attn = mha_from(c, 2, d, I(3)), .norm1 = ln_from(c, 7, d),
                        .cross_attn = mha_from(c, 9, d, I(3)),
                        .norm2 = ln_from(c, 14, d), .ffn = ffn_from(c, 16, d, I(4)),
                        .norm3 = ln_from(c, 20, d)};
@@ -433,38 +414,39 @@ FN(decoder_block_forward) {
 // ===========================================================================
 // THE TABLE: name (as sent by test_reference.py) -> wrapper.
 
-static const struct {
-    const char *name;
-    int (*run)(call *c);
-} TABLE[] = {
+static const ref_entry REF_core[] = {
     // mat.h, stats.h
     ENTRY(mat_mul), ENTRY(mat_mul_bt), ENTRY(mat_transpose), ENTRY(mat_scale),
-    ENTRY(mat_add), ENTRY(mat_add_row), ENTRY(vec_dot), ENTRY(vec_norm),
-    ENTRY(stats_of), ENTRY(histogram),
+    ENTRY(mat_add), ENTRY(mat_add_row), ENTRY(mat_dot), ENTRY(mat_norm),
+    ENTRY(stats_of), ENTRY(stats_histogram),
     // chapter 1
     ENTRY(score_dot), ENTRY(score_scaled_dot), ENTRY(score_cosine),
-    ENTRY(score_additive), ENTRY(hard_attention), ENTRY(gaussian_kernel),
-    ENTRY(nw_weights), ENTRY(nw_predict), ENTRY(row_norms), ENTRY(cosine_matrix),
-    ENTRY(angle_degrees),
+    ENTRY(score_additive), ENTRY(score_hard), ENTRY(nw_gaussian_kernel),
+    ENTRY(nw_weights), ENTRY(nw_predict), ENTRY(geom_row_norms), ENTRY(geom_cosine_matrix),
+    ENTRY(geom_angle_degrees),
     // chapter 2
     ENTRY(softmax_naive), ENTRY(softmax), ENTRY(softmax_rows), ENTRY(softmax_rows_temp),
     ENTRY(softmax_rows_masked), ENTRY(softmax_jacobian), ENTRY(softmax_backward),
     ENTRY(attention_scores), ENTRY(attention_combine), ENTRY(attention_forward),
-    ENTRY(row_entropy), ENTRY(attn_mean_entropy), ENTRY(attn_row_sum_error),
+    ENTRY(attn_row_entropy), ENTRY(attn_mean_entropy), ENTRY(attn_row_sum_error),
     ENTRY(attn_max_weight), ENTRY(attn_min_weight), ENTRY(attn_diag_strength),
     ENTRY(attn_locality), ENTRY(attn_sparsity), ENTRY(dropout_forward),
-    ENTRY(dropout_backward), ENTRY(power_iteration), ENTRY(max_abs_row_sum),
+    ENTRY(dropout_backward), ENTRY(spectral_power_iteration), ENTRY(spectral_max_abs_row_sum),
     // chapter 3
     ENTRY(linear_forward), ENTRY(linear_backward), ENTRY(linear_init_uniform),
-    ENTRY(linear_init_normal), ENTRY(linear_init_xavier), ENTRY(self_attention_simple),
+    ENTRY(linear_init_normal), ENTRY(linear_init_xavier), ENTRY(self_attn_simple),
     ENTRY(self_attn_forward), ENTRY(pattern_measure),
     // chapter 4
     ENTRY(mha_split_heads), ENTRY(mha_concat_heads), ENTRY(mha_forward),
     ENTRY(mha_forward_loop), ENTRY(mha_param_count), ENTRY(layernorm_forward),
-    ENTRY(add_norm), ENTRY(ffn_forward), ENTRY(ffn_param_count),
+    ENTRY(layernorm_add_norm), ENTRY(ffn_forward), ENTRY(ffn_param_count),
     ENTRY(encoder_block_forward), ENTRY(decoder_block_forward),
     ENTRY(encoder_block_param_count), ENTRY(decoder_block_param_count),
+    {0},
 };
+
+// REF_TABLES: REF_core, then one table per tests/reference/fns_*.c (generated).
+#include "ref_tables.h"
 
 // ===========================================================================
 // The loop: read a case, run it, write the answer.
@@ -494,8 +476,9 @@ int main(void) {
     while (scanf("%63s", name) == 1) {
         call c = {.name = name};
         int (*run)(call *) = NULL;
-        for (size_t t = 0; t < sizeof TABLE / sizeof TABLE[0]; t++)
-            if (strcmp(TABLE[t].name, name) == 0) run = TABLE[t].run;
+        for (const ref_entry *const *t = REF_TABLES; *t && !run; t++)
+            for (const ref_entry *e = *t; e->name && !run; e++)
+                if (strcmp(e->name, name) == 0) run = e->run;
         if (!run) die(&c, "no such function in the driver's TABLE");
         c.ni = read_count(&c, MAX_ARGS);
         c.nr = read_count(&c, MAX_ARGS);

@@ -3,10 +3,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "attention.h"
-#include "mat.h"
-#include "rng.h"
-#include "softmax.h"
+#include "attention/attention.h"
+#include "base/mat.h"
+#include "base/rng.h"
+#include "attention/softmax.h"
 
 // Hand computation with d_k = 1, so sqrt(d_k) = 1:
 //   query 1 = ln 3: scores (ln 3 * 0, ln 3 * 1) = (0, ln 3) -> exp (1, 3)

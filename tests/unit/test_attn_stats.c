@@ -2,21 +2,21 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "attn_stats.h"
+#include "attention/attn_stats.h"
 
 // H(uniform over m) = -m (1/m) ln(1/m) = ln m; H(one-hot) = -1 ln 1 = 0.
 Test(attn_stats, entropy_of_uniform_and_one_hot) {
     float u[4] = {0.25f, 0.25f, 0.25f, 0.25f}, e[4] = {0, 0, 1, 0};
-    cr_assert_float_eq(row_entropy(u, 4), log(4.0), 1e-7);
-    cr_assert_float_eq(row_entropy(e, 4), 0.0, 0.0);
+    cr_assert_float_eq(attn_row_entropy(u, 4), log(4.0), 1e-7);
+    cr_assert_float_eq(attn_row_entropy(e, 4), 0.0, 0.0);
 }
 
 // Hand computation: (1/2, 1/4, 1/4) gives 1/2 ln 2 + 2 (1/4) ln 4 = 1.5 ln 2.
 Test(attn_stats, entropy_by_hand) {
     float p[3] = {0.5f, 0.25f, 0.25f};
-    cr_assert_float_eq(row_entropy(p, 3), 1.5 * log(2.0), 1e-7);
+    cr_assert_float_eq(attn_row_entropy(p, 3), 1.5 * log(2.0), 1e-7);
     // Effective range exp(H) = 2^1.5 = 2.83 keys.
-    cr_assert_float_eq(exp(row_entropy(p, 3)), pow(2.0, 1.5), 1e-6);
+    cr_assert_float_eq(exp(attn_row_entropy(p, 3)), pow(2.0, 1.5), 1e-6);
 }
 
 Test(attn_stats, mean_entropy_averages_rows) {

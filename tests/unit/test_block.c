@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block.h"
-#include "rng.h"
+#include "layers/block.h"
+#include "base/rng.h"
 
 #define EPS 1e-5f
 
@@ -32,22 +32,22 @@ static void row_mean_var(const float *x, int d, double *mean, double *var) {
 Test(block, add_norm_by_hand) {
     // x = (0, 1, 1, 2), sub = (1, 1, 2, 2): x + sub = (1, 2, 3, 4), whose layer
     // norm (see test_layernorm) is (-1.341635, -0.447212, 0.447212, 1.341635).
-    layernorm_params ln;
+    layernorm_params_t ln;
     cr_assert_eq(layernorm_alloc(&ln, 4), 0);
     const float x[4] = {0, 1, 1, 2}, sub[4] = {1, 1, 2, 2};
     const float expect[4] = {-1.341635f, -0.447212f, 0.447212f, 1.341635f};
     float y[4];
-    add_norm(x, sub, &ln, y, 1);
+    layernorm_add_norm(x, sub, &ln, y, 1);
     for (int j = 0; j < 4; j++) cr_assert_float_eq(y[j], expect[j], EPS, "j = %d", j);
     layernorm_free(&ln);
 }
 
 Test(block, add_norm_in_place) {
-    layernorm_params ln;
+    layernorm_params_t ln;
     cr_assert_eq(layernorm_alloc(&ln, 4), 0);
     float x[8] = {0, 1, 1, 2, 3, -1, 0, 5}, sub[8] = {1, 1, 2, 2, 0, 0, 1, 1}, y[8];
-    add_norm(x, sub, &ln, y, 2);
-    add_norm(x, sub, &ln, x, 2);   // y may be x
+    layernorm_add_norm(x, sub, &ln, y, 2);
+    layernorm_add_norm(x, sub, &ln, x, 2);   // y may be x
     cr_assert(memcmp(x, y, sizeof y) == 0);
     layernorm_free(&ln);
 }
@@ -55,7 +55,7 @@ Test(block, add_norm_in_place) {
 // ---------------------------------------------------------------------------
 // encoder block
 
-static void make_encoder(encoder_block *b, uint64_t seed) {
+static void make_encoder(encoder_block_t *b, uint64_t seed) {
     rng_t rng;
     rng_seed(&rng, seed);
     cr_assert_eq(encoder_block_alloc(b, D, H, F), 0);
@@ -63,8 +63,8 @@ static void make_encoder(encoder_block *b, uint64_t seed) {
 }
 
 Test(block, alloc_rejects_bad_sizes) {
-    encoder_block e;
-    decoder_block d;
+    encoder_block_t e;
+    decoder_block_t d;
     cr_assert_eq(encoder_block_alloc(&e, 10, 3, 8), -1);
     encoder_block_free(&e);
     cr_assert_eq(decoder_block_alloc(&d, 10, 3, 8), -1);
@@ -78,8 +78,8 @@ Test(block, param_counts) {
     // FFN 2 * 512 * 2048 + 2048 + 512 = 2099712, two norms 4 * 512 = 2048:
     // 3150848. Decoder: two attentions, the FFN and three norms:
     // 2 * 1049088 + 2099712 + 3072 = 4200960.
-    encoder_block e;
-    decoder_block d;
+    encoder_block_t e;
+    decoder_block_t d;
     cr_assert_eq(encoder_block_alloc(&e, 512, 8, 2048), 0);
     cr_assert_eq(decoder_block_alloc(&d, 512, 8, 2048), 0);
     cr_assert_eq(encoder_block_param_count(&e), 3150848L);
@@ -90,7 +90,7 @@ Test(block, param_counts) {
 
 Test(block, encoder_is_attention_then_ffn_each_with_add_norm) {
     enum { N = 5 };
-    encoder_block b;
+    encoder_block_t b;
     make_encoder(&b, 1);
     rng_t rng;
     rng_seed(&rng, 2);
@@ -99,9 +99,9 @@ Test(block, encoder_is_attention_then_ffn_each_with_add_norm) {
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     cr_assert_eq(encoder_block_forward(&b, x, N, NULL, y, w), 0);
     cr_assert_eq(mha_forward(&b.attn, x, N, x, N, NULL, sub, w_ref), 0);
-    add_norm(x, sub, &b.norm1, h1, N);
+    layernorm_add_norm(x, sub, &b.norm1, h1, N);
     ffn_forward(&b.ffn, h1, hid, sub, N);
-    add_norm(h1, sub, &b.norm2, expect, N);
+    layernorm_add_norm(h1, sub, &b.norm2, expect, N);
     cr_assert(max_abs_diff(y, expect, N * D) == 0.0);
     cr_assert(max_abs_diff(w, w_ref, H * N * N) == 0.0);
     encoder_block_free(&b);
@@ -109,7 +109,7 @@ Test(block, encoder_is_attention_then_ffn_each_with_add_norm) {
 
 Test(block, encoder_output_rows_are_normalised) {
     enum { N = 6 };
-    encoder_block b;
+    encoder_block_t b;
     make_encoder(&b, 3);
     rng_t rng;
     rng_seed(&rng, 4);
@@ -128,7 +128,7 @@ Test(block, encoder_is_permutation_equivariant) {
     // No positions anywhere: shuffling the tokens shuffles the outputs.
     enum { N = 4 };
     const int perm[N] = {2, 3, 0, 1};
-    encoder_block b;
+    encoder_block_t b;
     make_encoder(&b, 5);
     rng_t rng;
     rng_seed(&rng, 6);
@@ -144,7 +144,7 @@ Test(block, encoder_is_permutation_equivariant) {
 
 Test(block, encoder_every_token_sees_every_token) {
     enum { N = 4 };
-    encoder_block b;
+    encoder_block_t b;
     make_encoder(&b, 7);
     rng_t rng;
     rng_seed(&rng, 8);
@@ -161,7 +161,7 @@ Test(block, encoder_every_token_sees_every_token) {
 // ---------------------------------------------------------------------------
 // decoder block
 
-static void make_decoder(decoder_block *b, uint64_t seed) {
+static void make_decoder(decoder_block_t *b, uint64_t seed) {
     rng_t rng;
     rng_seed(&rng, seed);
     cr_assert_eq(decoder_block_alloc(b, D, H, F), 0);
@@ -172,7 +172,7 @@ Test(block, decoder_causal_mask_future_tokens_change_nothing_before) {
     // Changing target token t changes output rows t.. only; rows < t are
     // bit-for-bit the same, and no self-attention weight lands on the future.
     enum { N = 5, M = 3 };
-    decoder_block b;
+    decoder_block_t b;
     make_decoder(&b, 9);
     rng_t rng;
     rng_seed(&rng, 10);
@@ -200,7 +200,7 @@ Test(block, decoder_causal_mask_future_tokens_change_nothing_before) {
 
 Test(block, decoder_cross_attention_sees_all_of_the_encoder) {
     enum { N = 3, M = 4 };
-    decoder_block b;
+    decoder_block_t b;
     make_decoder(&b, 11);
     rng_t rng;
     rng_seed(&rng, 12);
@@ -225,7 +225,7 @@ Test(block, decoder_masks_combine_with_causal) {
     // A self mask hiding target token 0 from everyone except itself, and a
     // cross mask hiding source token 1.
     enum { N = 3, M = 3 };
-    decoder_block b;
+    decoder_block_t b;
     make_decoder(&b, 13);
     rng_t rng;
     rng_seed(&rng, 14);
@@ -252,7 +252,7 @@ Test(block, decoder_masks_combine_with_causal) {
 Test(block, decoder_first_token_attends_only_to_itself) {
     // Row 0 of causal self-attention has one visible key: weight exactly 1.
     enum { N = 4, M = 2 };
-    decoder_block b;
+    decoder_block_t b;
     make_decoder(&b, 15);
     rng_t rng;
     rng_seed(&rng, 16);

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "dropout.h"
-#include "rng.h"
+#include "attention/dropout.h"
+#include "base/rng.h"
 
 Test(dropout, p_zero_is_identity) {
     float x[5] = {1, -2, 3, 0.5f, 7}, y[5] = {-1, -1, -1, -1, -1};

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ffn.h"
-#include "rng.h"
+#include "layers/ffn.h"
+#include "base/rng.h"
 
 #define EPS 1e-5f
 
@@ -14,7 +14,7 @@
 //   W_2 = [[1, 0],            b_2 = (0.5, -0.5)
 //          [0, 1],
 //          [1, 1]]
-static void tiny(ffn_params *p) {
+static void tiny(ffn_params_t *p) {
     const float w1[6] = {1, -1, 0.5f, 2, 0, -1}, b1[3] = {0, 1, -0.5f};
     const float w2[6] = {1, 0, 0, 1, 1, 1}, b2[2] = {0.5f, -0.5f};
     cr_assert_eq(ffn_alloc(p, 2, 3), 0);
@@ -29,7 +29,7 @@ Test(ffn, tiny_by_hand) {
     //                  (3, 0, 0) W_2 = (3, 0); + b_2 = (3.5, -0.5)
     // x_1 = (-1, 0.5): x W_1 = (0, 1, -1);    + b_1 = (0, 2, -1.5); ReLU (0, 2, 0)
     //                  (0, 2, 0) W_2 = (0, 2); + b_2 = (0.5, 1.5)
-    ffn_params p;
+    ffn_params_t p;
     tiny(&p);
     const float x[4] = {1, 1, -1, 0.5f};
     const float expect_h[6] = {3, 0, 0, 0, 2, 0};
@@ -45,7 +45,7 @@ Test(ffn, tiny_by_hand) {
 Test(ffn, shapes_and_no_writes_outside) {
     // x (3, 5) -> hidden (3, 7) -> y (3, 5); sentinels around both outputs stay.
     enum { N = 3, D = 5, F = 7, PAD = 4 };
-    ffn_params p;
+    ffn_params_t p;
     rng_t rng;
     rng_seed(&rng, 2);
     cr_assert_eq(ffn_alloc(&p, D, F), 0);
@@ -66,7 +66,7 @@ Test(ffn, shapes_and_no_writes_outside) {
 
 Test(ffn, param_count_512_2048) {
     // 2 * 512 * 2048 + 2048 + 512 = 2097152 + 2560 = 2099712.
-    ffn_params p;
+    ffn_params_t p;
     cr_assert_eq(ffn_alloc(&p, 512, 2048), 0);
     cr_assert_eq(ffn_param_count(&p), 2099712L);
     ffn_free(&p);
@@ -76,7 +76,7 @@ Test(ffn, param_count_512_2048) {
 
 Test(ffn, xavier_bounds_and_zero_biases) {
     enum { D = 8, F = 24 };
-    ffn_params p;
+    ffn_params_t p;
     rng_t rng;
     rng_seed(&rng, 3);
     cr_assert_eq(ffn_alloc(&p, D, F), 0);
@@ -97,7 +97,7 @@ Test(ffn, position_wise) {
     // inside a batch, and permuting the rows permutes the outputs.
     enum { N = 4, D = 6, F = 10 };
     const int perm[N] = {3, 1, 0, 2};
-    ffn_params p;
+    ffn_params_t p;
     rng_t rng;
     rng_seed(&rng, 4);
     cr_assert_eq(ffn_alloc(&p, D, F), 0);
@@ -120,7 +120,7 @@ Test(ffn, position_wise) {
 
 Test(ffn, relu_kills_negative_pre_activations) {
     // With W_1 = 0 and b_1 < 0 every hidden unit is cut to 0, so y = b_2.
-    ffn_params p;
+    ffn_params_t p;
     cr_assert_eq(ffn_alloc(&p, 3, 4), 0);
     for (int i = 0; i < 4; i++) p.b1[i] = -1.0f;
     for (int i = 0; i < 12; i++) p.w2[i] = 1.0f;

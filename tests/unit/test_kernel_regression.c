@@ -2,16 +2,16 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "kernel_regression.h"
-#include "rng.h"
+#include "attention/kernel_regression.h"
+#include "base/rng.h"
 
 #define EPS 1e-5f
 
 Test(kernel_regression, gaussian_kernel_values) {
-    cr_assert_float_eq(gaussian_kernel(0.0, 0.7), 1.0, 1e-12);
+    cr_assert_float_eq(nw_gaussian_kernel(0.0, 0.7), 1.0, 1e-12);
     // one width away: exp(-1/2) = 0.606531
-    cr_assert_float_eq(gaussian_kernel(0.7, 0.7), 0.606531, 1e-6);
-    cr_assert_float_eq(gaussian_kernel(-0.7, 0.7), 0.606531, 1e-6);
+    cr_assert_float_eq(nw_gaussian_kernel(0.7, 0.7), 0.606531, 1e-6);
+    cr_assert_float_eq(nw_gaussian_kernel(-0.7, 0.7), 0.606531, 1e-6);
 }
 
 Test(kernel_regression, two_points_by_hand) {
@@ -125,7 +125,7 @@ Test(kernel_regression, weights_are_normalised_kernels) {
     const float h = 0.6f;
     cr_assert_eq(nw_weights(xq, 1, xt, 3, h, w), 0);
     double k[3], sum = 0.0;
-    for (int j = 0; j < 3; j++) sum += (k[j] = gaussian_kernel(xq[0] - xt[j], h));
+    for (int j = 0; j < 3; j++) sum += (k[j] = nw_gaussian_kernel(xq[0] - xt[j], h));
     for (int j = 0; j < 3; j++) cr_assert_float_eq(w[j], k[j] / sum, 1e-6);
 }
 

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "layernorm.h"
-#include "rng.h"
+#include "layers/layernorm.h"
+#include "base/rng.h"
 
 #define EPS 1e-5f
 
@@ -40,7 +40,7 @@ Test(layernorm, gamma_and_beta_by_hand) {
 
 Test(layernorm, rows_have_mean_0_and_variance_1) {
     enum { N = 6, D = 37 };
-    layernorm_params p;
+    layernorm_params_t p;
     cr_assert_eq(layernorm_alloc(&p, D), 0);
     rng_t rng;
     rng_seed(&rng, 4);
@@ -58,7 +58,7 @@ Test(layernorm, rows_have_mean_0_and_variance_1) {
 }
 
 Test(layernorm, alloc_starts_as_identity_scale) {
-    layernorm_params p;
+    layernorm_params_t p;
     cr_assert_eq(layernorm_alloc(&p, 5), 0);
     for (int j = 0; j < 5; j++) {
         cr_assert_float_eq(p.gamma[j], 1.0f, 0.0f);

@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "linear.h"
-#include "rng.h"
+#include "layers/linear.h"
+#include "base/rng.h"
 
 // x = [[1, 2, 3],      w = [[1,  0],      b = [0.5, -0.5]
 //      [4, 5, 6]]           [0,  1],

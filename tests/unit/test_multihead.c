@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
-#include "linear.h"
-#include "multihead.h"
-#include "rng.h"
+#include "attention/attention.h"
+#include "layers/linear.h"
+#include "layers/multihead.h"
+#include "base/rng.h"
 
 #define EPS 1e-5f
 
@@ -84,7 +84,7 @@ Test(multihead, one_head_split_is_a_copy) {
 // allocation, Xavier initialisation, parameter count
 
 Test(multihead, alloc_rejects_bad_sizes) {
-    mha_params p;
+    mha_params_t p;
     cr_assert_eq(mha_alloc(&p, 10, 3), -1);   // 10 is not divisible by 3
     cr_assert_eq(mha_alloc(&p, 0, 1), -1);
     cr_assert_eq(mha_alloc(&p, 8, 0), -1);
@@ -98,7 +98,7 @@ Test(multihead, alloc_rejects_bad_sizes) {
 Test(multihead, param_count_ignores_heads) {
     // 4 d^2 + d: 4 * 64 * 64 + 64 = 16448 for any number of heads.
     for (int h = 1; h <= 64; h *= 2) {
-        mha_params p;
+        mha_params_t p;
         cr_assert_eq(mha_alloc(&p, 64, h), 0);
         cr_assert_eq(mha_param_count(&p), 16448L, "h = %d", h);
         mha_free(&p);
@@ -107,7 +107,7 @@ Test(multihead, param_count_ignores_heads) {
 
 Test(multihead, xavier_bounds) {
     // a = sqrt(6 / (fan_in + fan_out)) = sqrt(6 / 64) = 0.306186 for d_model 32.
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 3);
     cr_assert_eq(mha_alloc(&p, 32, 4), 0);
@@ -149,7 +149,7 @@ Test(multihead, two_heads_by_hand) {
     //   token 1: scores (0, 1) -> (0.268941, 0.731059), out = 0.731059
     // concat = [[0.731059, 0.5], [0.5, 0.731059]]; times I plus b_O:
     //   out = [[0.831059, 0.4], [0.6, 0.631059]]
-    mha_params p;
+    mha_params_t p;
     cr_assert_eq(mha_alloc(&p, 2, 2), 0);
     float *w[4] = {p.w_q, p.w_k, p.w_v, p.w_o};
     for (int m = 0; m < 4; m++) w[m][0] = w[m][3] = 1.0f;
@@ -175,7 +175,7 @@ Test(multihead, two_heads_by_hand) {
 // Run fused and loop on random inputs; return the larger of the two max diffs.
 static double fused_vs_loop(int n, int m, int d, int h, const unsigned char *mask,
                             uint64_t seed) {
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, seed);
     cr_assert_eq(mha_alloc(&p, d, h), 0);
@@ -224,7 +224,7 @@ Test(multihead, fused_equals_loop_cross_attention_with_mask) {
 Test(multihead, one_head_is_single_head_attention) {
     // With h = 1: MultiHead(x) = Attention(x W_Q, x W_K, x W_V) W_O + b_O.
     enum { N = 5, D = 6 };
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 5);
     cr_assert_eq(mha_alloc(&p, D, 1), 0);
@@ -247,7 +247,7 @@ Test(multihead, one_head_is_single_head_attention) {
 Test(multihead, each_head_uses_only_its_own_columns) {
     // Head i of mha_forward equals attention on column block i of x W_Q, x W_K, x W_V.
     enum { N = 4, D = 8, H = 2, DK = 4 };
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 6);
     cr_assert_eq(mha_alloc(&p, D, H), 0);
@@ -277,7 +277,7 @@ Test(multihead, each_head_uses_only_its_own_columns) {
 
 Test(multihead, weights_are_row_stochastic_per_head) {
     enum { N = 3, M = 5, D = 12, H = 3 };
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 8);
     cr_assert_eq(mha_alloc(&p, D, H), 0);
@@ -300,7 +300,7 @@ Test(multihead, weights_are_row_stochastic_per_head) {
 Test(multihead, mask_hides_keys_in_every_head) {
     // Key 2 hidden from every query; query 1 sees nothing at all.
     enum { N = 3, M = 4, D = 8, H = 4 };
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 9);
     cr_assert_eq(mha_alloc(&p, D, H), 0);
@@ -332,7 +332,7 @@ Test(multihead, cross_attention_ignores_the_order_of_keys) {
     // the output unchanged: attention is a weighted sum over a set.
     enum { N = 2, M = 4, D = 8, H = 2 };
     const int perm[M] = {2, 0, 3, 1};
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 12);
     cr_assert_eq(mha_alloc(&p, D, H), 0);
@@ -354,7 +354,7 @@ Test(multihead, cross_attention_ignores_the_order_of_keys) {
 
 Test(multihead, null_weights_gives_the_same_output) {
     enum { N = 3, D = 8, H = 2 };
-    mha_params p;
+    mha_params_t p;
     rng_t rng;
     rng_seed(&rng, 13);
     cr_assert_eq(mha_alloc(&p, D, H), 0);

@@ -6,12 +6,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "patterns.h"
+#include "attention/patterns.h"
 
 enum { N = 10 };
 
-static pattern_kind classify(const float *w, int n) {
-    pattern_stats s;
+static pattern_kind_t classify(const float *w, int n) {
+    pattern_stats_t s;
     pattern_measure(w, n, &s);
     return pattern_classify(&s);
 }
@@ -22,7 +22,7 @@ Test(pattern_measure, identity_measured_by_hand) {
     // every row is one-hot, so entropy = 0 and entropy_ratio = 0; max = 1.
     float w[16] = {0};
     for (int i = 0; i < 4; i++) w[i * 4 + i] = 1;
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, 4, &s);
     cr_assert_float_eq(s.locality, 1.0, 1e-9);
     cr_assert_float_eq(s.diag, 1.0, 1e-9);
@@ -39,7 +39,7 @@ Test(pattern_measure, uniform_measured_by_hand) {
     // entropy ln 4 = 1.386294, so entropy_ratio = 1; max = 0.25.
     float w[16];
     for (int i = 0; i < 16; i++) w[i] = 0.25f;
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, 4, &s);
     cr_assert_float_eq(s.locality, 0.625, 1e-7);
     cr_assert_float_eq(s.diag, 0.25, 1e-7);
@@ -67,7 +67,7 @@ Test(pattern_classify, constructed_local) {
         float far = (1.0f - 0.3f * (float)near) / (float)(N - near);
         for (int j = 0; j < N; j++) w[i * N + j] = abs(i - j) <= 1 ? 0.3f : far;
     }
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, N, &s);
     cr_assert_lt(s.diag, PATTERN_DIAGONAL_MIN);
     cr_assert_eq(pattern_classify(&s), PATTERN_LOCAL);
@@ -87,7 +87,7 @@ Test(pattern_classify, constructed_sparse) {
         w[i * N + (i + 3) % N] = 0.5f;
         w[i * N + (i + 6) % N] = 0.5f;
     }
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, N, &s);
     cr_assert_float_eq(s.diag, 0.0, 1e-9);
     cr_assert_float_eq(s.sparsity, 0.8, 1e-9);   // 8 zeros in each row of 10
@@ -104,7 +104,7 @@ Test(pattern_classify, uneven_but_spread_is_global) {
     float w[N * N];
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) w[i * N + j] = ((i + j) % 2 ? 0.18f : 0.02f);
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, N, &s);
     cr_assert_float_eq(s.entropy_ratio, 0.84, 0.005);
     cr_assert_lt(s.locality, PATTERN_LOCAL_MIN);
@@ -114,7 +114,7 @@ Test(pattern_classify, uneven_but_spread_is_global) {
 
 Test(pattern_classify, rules_in_order) {
     // The rules are checked top to bottom; build stats that hit each one.
-    pattern_stats s = {.locality = 0.9, .diag = 0.9, .sparsity = 0.9,
+    pattern_stats_t s = {.locality = 0.9, .diag = 0.9, .sparsity = 0.9,
                        .entropy = 0, .entropy_ratio = 0.95, .max_weight = 1};
     cr_assert_eq(pattern_classify(&s), PATTERN_GLOBAL);
     s.entropy_ratio = 0.5;
@@ -129,7 +129,7 @@ Test(pattern_classify, rules_in_order) {
 
 Test(pattern_measure, single_token) {
     float w[1] = {1.0f};
-    pattern_stats s;
+    pattern_stats_t s;
     pattern_measure(w, 1, &s);
     cr_assert_float_eq(s.entropy_ratio, 0.0, 1e-12);
     cr_assert_float_eq(s.diag, 1.0, 1e-12);

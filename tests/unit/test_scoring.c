@@ -2,9 +2,9 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "rng.h"
-#include "scoring.h"
-#include "softmax.h"
+#include "base/rng.h"
+#include "attention/scoring.h"
+#include "attention/softmax.h"
 
 #define EPS 1e-5f
 
@@ -93,7 +93,7 @@ Test(scoring, additive_by_hand) {
     const float w_k[2] = {1.0f, -1.0f};
     const float v[2] = {1.0f, 2.0f};
     const float q[2] = {0.5f, -0.5f}, k[1] = {0.5f};
-    additive_params p = {w_q, w_k, v, 2, 1, 2};
+    additive_params_t p = {w_q, w_k, v, 2, 1, 2};
     cr_assert_float_eq(score_additive(&p, q, k), -0.761594f, EPS);
 }
 
@@ -105,7 +105,7 @@ Test(scoring, additive_is_bounded_by_v) {
     rng_fill_normal(&rng, w_q, 12, 0.0f, 1.0f);
     rng_fill_normal(&rng, w_k, 12, 0.0f, 1.0f);
     rng_fill_normal(&rng, v, 3, 0.0f, 1.0f);
-    additive_params p = {w_q, w_k, v, 4, 4, 3};
+    additive_params_t p = {w_q, w_k, v, 4, 4, 3};
     double bound = fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
     for (int t = 0; t < 100; t++) {
         rng_fill_normal(&rng, q, 4, 0.0f, 100.0f);
@@ -117,14 +117,14 @@ Test(scoring, additive_is_bounded_by_v) {
 Test(scoring, additive_with_zero_v_is_zero) {
     const float w[4] = {1.0f, 2.0f, 3.0f, 4.0f}, v[2] = {0.0f, 0.0f};
     const float q[2] = {1.0f, -1.0f}, k[2] = {2.0f, 0.5f};
-    additive_params p = {w, w, v, 2, 2, 2};
+    additive_params_t p = {w, w, v, 2, 2, 2};
     cr_assert_float_eq(score_additive(&p, q, k), 0.0f, EPS);
 }
 
 Test(scoring, hard_attention_is_one_hot_at_argmax) {
     const float s[5] = {0.1f, 2.0f, -1.0f, 1.9f, 0.0f};
     float w[5];
-    hard_attention(s, w, 5);
+    score_hard(s, w, 5);
     float sum = 0.0f;
     for (int j = 0; j < 5; j++) {
         cr_assert_float_eq(w[j], j == 1 ? 1.0f : 0.0f, 0.0f);
@@ -136,7 +136,7 @@ Test(scoring, hard_attention_is_one_hot_at_argmax) {
 Test(scoring, hard_attention_breaks_ties_by_first) {
     const float s[4] = {1.0f, 3.0f, 3.0f, 0.0f};
     float w[4];
-    hard_attention(s, w, 4);
+    score_hard(s, w, 4);
     cr_assert_float_eq(w[1], 1.0f, 0.0f);
     cr_assert_float_eq(w[2], 0.0f, 0.0f);
 }

@@ -6,12 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "attn_stats.h"
-#include "rng.h"
-#include "self_attention.h"
+#include "attention/attn_stats.h"
+#include "base/rng.h"
+#include "attention/self_attention.h"
 
 // Fill a layer's weights and an input from a seed.
-static void random_layer(self_attn_params *p, float *x, int n, int d_model, int d_k,
+static void random_layer(self_attn_params_t *p, float *x, int n, int d_model, int d_k,
                          int d_v, uint64_t seed) {
     cr_assert_eq(self_attn_alloc(p, d_model, d_k, d_v, 0), 0);
     rng_t rng;
@@ -20,14 +20,14 @@ static void random_layer(self_attn_params *p, float *x, int n, int d_model, int 
     rng_fill_normal(&rng, x, n * d_model, 0, 1);
 }
 
-Test(self_attention_simple, simple_hand_checked) {
+Test(self_attn_simple, simple_hand_checked) {
     // x = [[1, 0], [0, 1]], d = 2. Scores x x^T / sqrt(2) = [[s, 0], [0, s]],
     // s = 1/sqrt(2) = 0.707107. Row 1: softmax([s, 0]) = [e^s, 1] / (e^s + 1)
     // = [2.028115, 1] / 3.028115 = [0.669762, 0.330238]; row 2 is its mirror.
     // out = weights x = weights (x is the identity).
     const float x[4] = {1, 0, 0, 1};
     float w[4] = {NAN, NAN, NAN, NAN}, out[4] = {NAN, NAN, NAN, NAN};
-    self_attention_simple(x, NULL, out, w, 2, 2);
+    self_attn_simple(x, NULL, out, w, 2, 2);
     const float want[4] = {0.669762f, 0.330238f, 0.330238f, 0.669762f};
     for (int i = 0; i < 4; i++) {
         cr_assert_float_eq(w[i], want[i], 1e-5, "w[%d]", i);
@@ -42,7 +42,7 @@ Test(self_attn_forward, trainable_hand_checked) {
     // Row 1: softmax([0, 1]) = [1, e] / (1 + e) = [0.268941, 0.731059];
     //        out = 0.268941 * 1 + 0.731059 * 2 = 1.731059.
     // Row 2: [0.5, 0.5]; out = 0.5 * 1 + 0.5 * 2 = 1.5.
-    self_attn_params p;
+    self_attn_params_t p;
     cr_assert_eq(self_attn_alloc(&p, 2, 1, 1, 0), 0);
     const float wq[2] = {1, 0}, wk[2] = {0, 1}, wv[2] = {1, 2}, x[4] = {1, 0, 0, 1};
     memcpy(p.w_q, wq, sizeof wq);
@@ -63,7 +63,7 @@ Test(self_attn_forward, trainable_hand_checked) {
 Test(self_attn_forward, biases_are_added_to_projections) {
     // Same layer as above plus b_v = [10]: every value, and so every output
     // (a weighted average of values), grows by exactly 10.
-    self_attn_params p;
+    self_attn_params_t p;
     cr_assert_eq(self_attn_alloc(&p, 2, 1, 1, 1), 0);
     p.w_q[0] = 1;
     p.w_k[1] = 1;
@@ -80,7 +80,7 @@ Test(self_attn_forward, biases_are_added_to_projections) {
 
 Test(self_attn_forward, weights_are_row_stochastic) {
     enum { N = 9, D = 6, DK = 4, DV = 3 };
-    self_attn_params p;
+    self_attn_params_t p;
     float x[N * D], q[N * DK], k[N * DK], v[N * DV], w[N * N], out[N * DV];
     random_layer(&p, x, N, D, DK, DV, 11);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
@@ -92,7 +92,7 @@ Test(self_attn_forward, weights_are_row_stochastic) {
 Test(self_attn_forward, outputs_lie_between_value_extremes) {
     // Each output is a convex combination of the rows of V.
     enum { N = 7, D = 5, DK = 5, DV = 2 };
-    self_attn_params p;
+    self_attn_params_t p;
     float x[N * D], q[N * DK], k[N * DK], v[N * DV], w[N * N], out[N * DV];
     random_layer(&p, x, N, D, DK, DV, 12);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
@@ -115,7 +115,7 @@ Test(self_attn_forward, permutation_equivariance) {
     // weight matrix has its rows and columns shuffled.
     enum { N = 8, D = 6, DK = 4, DV = 5 };
     const int perm[N] = {3, 7, 0, 5, 1, 6, 2, 4};
-    self_attn_params p;
+    self_attn_params_t p;
     float x[N * D], xp[N * D], q[N * DK], k[N * DK], v[N * DV];
     float w[N * N], wp[N * N], out[N * DV], outp[N * DV];
     random_layer(&p, x, N, D, DK, DV, 13);
@@ -131,7 +131,7 @@ Test(self_attn_forward, permutation_equivariance) {
     self_attn_free(&p);
 }
 
-Test(self_attention_simple, simple_is_permutation_equivariant) {
+Test(self_attn_simple, simple_is_permutation_equivariant) {
     enum { N = 5, D = 3 };
     const int perm[N] = {4, 2, 0, 1, 3};
     float x[N * D], xp[N * D], w[N * N], out[N * D], wp[N * N], outp[N * D];
@@ -139,8 +139,8 @@ Test(self_attention_simple, simple_is_permutation_equivariant) {
     rng_seed(&rng, 14);
     rng_fill_normal(&rng, x, N * D, 0, 1);
     for (int i = 0; i < N; i++) memcpy(xp + i * D, x + perm[i] * D, sizeof(float) * D);
-    self_attention_simple(x, NULL, out, w, N, D);
-    self_attention_simple(xp, NULL, outp, wp, N, D);
+    self_attn_simple(x, NULL, out, w, N, D);
+    self_attn_simple(xp, NULL, outp, wp, N, D);
     for (int i = 0; i < N; i++)
         for (int c = 0; c < D; c++)
             cr_assert_float_eq(outp[i * D + c], out[perm[i] * D + c], 1e-5);
@@ -148,7 +148,7 @@ Test(self_attention_simple, simple_is_permutation_equivariant) {
 
 Test(self_attn_forward, identity_projections_reduce_to_simple) {
     enum { N = 6, D = 4 };
-    self_attn_params p;
+    self_attn_params_t p;
     cr_assert_eq(self_attn_alloc(&p, D, D, D, 0), 0);
     for (int i = 0; i < D; i++) {
         p.w_q[i * D + i] = 1;
@@ -161,13 +161,13 @@ Test(self_attn_forward, identity_projections_reduce_to_simple) {
     rng_seed(&rng, 15);
     rng_fill_normal(&rng, x, N * D, 0, 1);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
-    self_attention_simple(x, NULL, outs, ws, N, D);
+    self_attn_simple(x, NULL, outs, ws, N, D);
     for (int i = 0; i < N * N; i++) cr_assert_float_eq(w[i], ws[i], 1e-6);
     for (int i = 0; i < N * D; i++) cr_assert_float_eq(out[i], outs[i], 1e-6);
     self_attn_free(&p);
 }
 
-Test(self_attention_simple, simple_prefers_the_token_itself) {
+Test(self_attn_simple, simple_prefers_the_token_itself) {
     // With no weights, x_i . x_i = |x_i|^2 is usually the largest score in row i
     // (it is whenever all rows have the same norm, by Cauchy-Schwarz).
     enum { N = 6, D = 32 };
@@ -180,7 +180,7 @@ Test(self_attention_simple, simple_prefers_the_token_itself) {
         for (int c = 0; c < D; c++) s += (double)x[i * D + c] * x[i * D + c];
         for (int c = 0; c < D; c++) x[i * D + c] *= (float)sqrt(D / s);
     }
-    self_attention_simple(x, NULL, out, w, N, D);
+    self_attn_simple(x, NULL, out, w, N, D);
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             if (j != i) cr_assert_gt(w[i * N + i], w[i * N + j], "row %d col %d", i, j);
@@ -189,7 +189,7 @@ Test(self_attention_simple, simple_prefers_the_token_itself) {
 Test(self_attn_forward, self_only_mask_returns_values) {
     // A mask that shows each token only itself: weights = identity, out = V.
     enum { N = 4, D = 3, DK = 2, DV = 2 };
-    self_attn_params p;
+    self_attn_params_t p;
     float x[N * D], q[N * DK], k[N * DK], v[N * DV], w[N * N], out[N * DV];
     unsigned char mask[N * N] = {0};
     for (int i = 0; i < N; i++) mask[i * N + i] = 1;
@@ -203,7 +203,7 @@ Test(self_attn_forward, self_only_mask_returns_values) {
 
 Test(self_attn_forward, single_token_attends_to_itself) {
     enum { D = 3, DK = 2, DV = 2 };
-    self_attn_params p;
+    self_attn_params_t p;
     float x[D], q[DK], k[DK], v[DV], w[1], out[DV];
     random_layer(&p, x, 1, D, DK, DV, 18);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, 1);
@@ -213,7 +213,7 @@ Test(self_attn_forward, single_token_attends_to_itself) {
 }
 
 Test(self_attn_alloc, alloc_init_free) {
-    self_attn_params p;
+    self_attn_params_t p;
     cr_assert_eq(self_attn_alloc(&p, 4, 3, 2, 1), 0);
     cr_assert(p.w_q && p.w_k && p.w_v && p.b_q && p.b_k && p.b_v);
     cr_assert_eq(p.d_model, 4);

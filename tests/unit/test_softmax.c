@@ -3,8 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "rng.h"
-#include "softmax.h"
+#include "base/rng.h"
+#include "attention/softmax.h"
 
 static void random_row(float *x, int n, uint64_t seed, float std) {
     rng_t rng;

@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "rng.h"
-#include "stats.h"
+#include "base/rng.h"
+#include "base/stats.h"
 
 // Hand computation: mean (1+2+3+4)/4 = 2.5; squared deviations 2.25, 0.25,
 // 0.25, 2.25 sum to 5; population std sqrt(5/4) = 1.1180.
@@ -46,10 +46,10 @@ Test(stats, normal_samples) {
 Test(stats, histogram_bins_edges_and_outliers) {
     float x[7] = {0.0f, 0.5f, 0.99f, 1.0f, 2.0f, -0.1f, 2.1f};
     int counts[2];
-    int counted = histogram(x, 7, 0.0, 2.0, 2, counts);
+    int counted = stats_histogram(x, 7, 0.0, 2.0, 2, counts);
     cr_assert_eq(counted, 5);          // -0.1 and 2.1 are outside
     cr_assert_eq(counts[0], 3);        // 0, 0.5, 0.99
     cr_assert_eq(counts[1], 2);        // 1.0 and the top edge 2.0
     float nan[1] = {NAN};
-    cr_assert_eq(histogram(nan, 1, 0.0, 1.0, 2, counts), 0);
+    cr_assert_eq(stats_histogram(nan, 1, 0.0, 1.0, 2, counts), 0);
 }

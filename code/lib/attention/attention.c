@@ -1,0 +1,32 @@
+// attention.c -- scaled dot-product attention in its four steps.
+#include "attention/attention.h"
+
+#include <math.h>
+
+#include "base/mat.h"
+#include "attention/softmax.h"
+
+// snippet: attention_scores
+void attention_scores(const float *q, const float *k, float *scores,
+                      int n, int m, int d_k) {
+    float scale = 1.0f / sqrtf((float)d_k);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            scores[i * m + j] = (float)mat_dot(q + i * d_k, k + j * d_k, d_k) * scale;
+}
+// end snippet
+
+void attention_combine(const float *weights, const float *v, float *out,
+                       int n, int m, int d_v) {
+    mat_mul(weights, v, out, n, m, d_v);
+}
+
+// snippet: attention_forward
+void attention_forward(const float *q, const float *k, const float *v,
+                       const unsigned char *mask, float *out, float *weights,
+                       int n, int m, int d_k, int d_v) {
+    attention_scores(q, k, weights, n, m, d_k);   // steps 1-2: q k^T / sqrt(d_k)
+    softmax_rows_masked(weights, mask, n, m);     // step 3: rows sum to 1
+    attention_combine(weights, v, out, n, m, d_v);  // step 4: weighted sum of v
+}
+// end snippet

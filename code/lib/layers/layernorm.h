@@ -1,0 +1,33 @@
+// layernorm.h -- layer normalisation over the last dimension (Ba et al., 2016).
+//
+// Every row (one token's vector) is shifted to mean 0 and scaled to variance 1,
+// then given a learned scale gamma and shift beta per feature:
+//     y = gamma * (x - mean) / sqrt(var + eps) + beta
+// var is the biased variance (divide by d), as in torch.nn.LayerNorm.
+#ifndef LAYERNORM_H
+#define LAYERNORM_H
+
+// torch.nn.LayerNorm's default eps.
+#define LAYERNORM_EPS 1e-5f
+
+// The learned part: one scale and one shift per feature.
+typedef struct {
+    int d;           // width of the rows it normalises
+    float *gamma;    // (d,), starts at 1
+    float *beta;     // (d,), starts at 0
+} layernorm_params_t;
+
+// Allocate gamma = 1, beta = 0. Returns 0, or -1 if d < 1 or memory ran out
+// (then nothing stays allocated).
+int layernorm_alloc(layernorm_params_t *p, int d);
+
+// Free what layernorm_alloc allocated; safe on a zeroed struct and twice.
+void layernorm_free(layernorm_params_t *p);
+
+// x (n, d), gamma (d,), beta (d,) -> y (n, d), every row normalised.
+// y may be the same buffer as x.
+// (torch: F.layer_norm(x, (d,), gamma, beta, eps))
+void layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
+                       int n, int d, float eps);
+
+#endif

@@ -1,0 +1,41 @@
+// cli.h -- the command line every chapter program shares.
+//
+//   chNN_slug [--seed N] [--data DIR] [program options] [--help]
+//
+// Options are validated strictly: an unknown flag, a missing or non-numeric
+// value, or a value outside its range prints one line on stderr and makes
+// cli_parse() return CLI_ERROR; the program then exits with status 2.
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdint.h>
+
+enum { CLI_RUN = 0, CLI_DONE = 1, CLI_ERROR = 2 };
+
+typedef enum { CLI_INT, CLI_REAL } cli_kind_t;
+
+typedef struct {
+    const char *name;    // "--seq-len"
+    const char *meta;    // "N", shown in --help
+    const char *help;    // one line
+    cli_kind_t kind;
+    long *ival;          // CLI_INT: holds the default, receives the value
+    double *rval;        // CLI_REAL: holds the default, receives the value
+    double min, max;     // accepted range, inclusive
+} cli_opt_t;
+
+typedef struct {
+    const char *program;   // e.g. "ch02_scaled_attention"
+    const char *summary;   // one line for --help
+    const cli_opt_t *opts;   // program-specific options (may be NULL)
+    int n_opts;
+    uint64_t seed;         // --seed, default set by the caller
+    const char *data_dir;  // --data, NULL unless given
+} cli_t;
+
+// Parse argv into cli and the option targets. Returns CLI_RUN to go on,
+// CLI_DONE after printing --help (exit 0), CLI_ERROR after one line on
+// stderr (exit 2).
+int cli_parse(cli_t *cli, int argc, char **argv);
+
+#endif
