@@ -95,10 +95,19 @@ $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
 
-$(B)/bin/%: $(B)/obj/%.o $(LIB)
+# A program depends on the archive members it links (read from the linker's map
+# into a .d file), not on the whole archive: editing one module reruns only the
+# programs that use it (chapter 8 trains for a while).
+$(B)/bin/%: $(B)/obj/%.o | $(LIB)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -Wl,-Map=$@.map -o $@.tmp \
+	  && { printf '%s:' $@; grep -o 'libattention\.a([a-z_0-9]*\.o)' $@.map | sort -u \
+	       | sed 's/.*(\(.*\)\.o)/\1/' | while read -r m; do \
+	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $@.d.tmp \
+	  && sed 's/^[^:]*://; s/ /\n/g' $@.d.tmp | sed '/^$$/d; s/$$/:/' >> $@.d.tmp \
+	  && mv $@.d.tmp $@.d \
+	  && rm -f $@.map && mv $@.tmp $@
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
 	@mkdir -p $(@D)
@@ -243,7 +252,12 @@ unit-tests: $(UNIT_BINS)
 sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 
 -include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
-  $(B)/tests/*.d $(B)/san/tests/*.d)
+  $(B)/tests/*.d $(B)/san/tests/*.d $(B)/bin/*.d)
+
+# Archive members are named by file name alone: two modules with one name in
+# different groups would silently replace each other.
+DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words $(filter %/$(m),$(LIB_SRCS)))),$(m))))
+$(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
 # Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
