@@ -54,7 +54,7 @@ PDF       := $(B)/attention-in-c.pdf
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
-.PHONY: all html pdf programs outputs figures test check deps clean help \
+.PHONY: all html pdf programs outputs figures test check deps clean help bench \
         unit-tests sanitize check-snippets library refdriver
 all: html pdf
 
@@ -66,6 +66,7 @@ help:
 	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
 	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
 	@echo 'make test       build everything and run every test (alias: make check)'
+	@echo 'make bench      time exact attention against PyTorch; the build budget'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
 	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
@@ -260,12 +261,45 @@ DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
+# make bench: exact attention against PyTorch + OpenBLAS, and the build's own
+# time budget. Never part of make test: it measures. Its own flags (the book's
+# programs keep theirs, which make their printed numbers the same everywhere).
+
+BENCH_CFLAGS := -std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra -Werror
+BENCH_SRCS   := code/bench/bench_attention.c $(filter-out code/lib/program/%,$(LIB_SRCS))
+PY3          := /usr/bin/python3
+
+$(B)/bench/bench_attention: $(BENCH_SRCS) $(wildcard code/lib/*/*.h)
+	$(call say,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp && mv $@.tmp $@
+
+bench: $(B)/bench/bench_attention
+	@mkdir -p $(B)/bench
+	@{ echo "machine: $$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)," \
+	    "$$(nproc) cores; $$($(CC) --version | head -n1); C flags: $(BENCH_CFLAGS)"; \
+	  echo "PyTorch $$($(PY3) -c 'import torch; print(torch.__version__)'), BLAS:" \
+	    "$$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo unknown)"; \
+	} > $(B)/bench/machine.txt
+	@echo "bench: C kernels (a few minutes) ..."
+	$(Q)$(B)/bench/bench_attention > $(B)/bench/c.tsv.tmp && mv $(B)/bench/c.tsv.tmp $(B)/bench/c.tsv
+	@echo "bench: PyTorch and sgemm on the same shapes ..."
+	$(Q)for t in 1 2; do OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t \
+	  $(PY3) code/bench/torch_anchor.py --threads $$t || exit 1; done > $(B)/bench/torch.tsv.tmp \
+	  && mv $(B)/bench/torch.tsv.tmp $(B)/bench/torch.tsv
+	@echo "bench: the build's own budget (clean make -j2 of a copy of the tree) ..."
+	$(Q)code/bench/build_budget.sh $(B)/bench/budget.tsv
+	$(Q)$(PY3) code/bench/report.py $(B)/bench/c.tsv $(B)/bench/torch.tsv \
+	  $(B)/bench/budget.tsv $(B)/bench/machine.txt > $(B)/bench/report.txt.tmp \
+	  && mv $(B)/bench/report.txt.tmp $(B)/bench/report.txt && cat $(B)/bench/report.txt
+
+# --------------------------------------------------------------------------
 # Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
 
 DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
   texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
   lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind \
-  python3 python3-numpy python3-torch chromium chromium-driver
+  python3 python3-numpy python3-torch libopenblas0-pthread chromium chromium-driver
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# build_budget.sh OUT_TSV -- the build's own time budget, measured on a copy of
+# the tree (every file git knows, as it is now): a clean `make -j2` (HTML, PDF,
+# every program including chapter 8's training), a no-op `make`, and the rebuild
+# after editing one chapter. Writes "what<TAB>seconds<TAB>target_seconds" lines.
+set -euo pipefail
+out=$1
+top=$(git rev-parse --show-toplevel)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+( cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$tmp" )
+cd "$tmp"
+seconds() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || { echo "build_budget: '$*' failed" >&2; exit 1; }; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }'; }
+clean=$(seconds make -j2)
+noop=$(seconds make)
+chapter=$(ls chapters/[0-9][0-9]-*.md | head -n 3 | tail -n 1)
+touch "$chapter"
+edit=$(seconds make)
+{
+  printf 'clean make -j2\t%.1f\t90\n' "$clean"
+  printf 'no-op make\t%.2f\t1\n' "$noop"
+  printf 'make after editing %s\t%.1f\t5\n' "$chapter" "$edit"
+} > "$out.tmp" && mv "$out.tmp" "$out"

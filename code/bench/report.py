@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""report.py C_TSV TORCH_TSV BUDGET_TSV MACHINE_TXT -- the table make bench prints.
+
+Joins bench_attention's and torch_anchor.py's lines by (n, d, threads), prints
+GFLOP/s per kernel, the ratios tiled / torch and tiled / sgemm computed pair by
+pair within this one run, the extra memory, the targets of the tuned kernel and
+whether this run met them, and the build's own time budget.
+"""
+import sys
+from collections import defaultdict
+
+
+def read_tsv(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if not p or p[0] == "kernel":
+                continue
+            rows.append(dict(kernel=p[0], n=int(p[1]), d=int(p[2]), threads=int(p[3]),
+                             t=float(p[4]), gflops=float(p[5]), extra=int(p[6])))
+    return rows
+
+
+def mib(b):
+    return f"{b / 2**20:.1f}M" if b >= 2**20 else f"{b / 2**10:.0f}K"
+
+
+def main(argv):
+    if len(argv) != 5:
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        return 2
+    rows = read_tsv(argv[1]) + read_tsv(argv[2])
+    budget = [l.rstrip("\n").split("\t") for l in open(argv[3]) if l.strip()]
+    machine = open(argv[4]).read().strip()
+    by = defaultdict(dict)
+    sgemm = {}
+    for r in rows:
+        if r["kernel"] == "sgemm":
+            sgemm[r["threads"]] = r["gflops"]
+        else:
+            by[(r["n"], r["d"], r["threads"])][r["kernel"]] = r
+    kernels = [k for k in ("standard", "online", "tiled", "torch")
+               if any(k in v for v in by.values())]
+    out = [f"make bench: exact attention, one head of n queries and n keys of width d",
+           machine,
+           "GFLOP/s count 4 n^2 d operations; ratios are within this run, pair by pair.",
+           f"sgemm (2048^3, system BLAS through torch.mm): "
+           + ", ".join(f"{t} thread{'s' if t > 1 else ''} {g:.1f} GFLOP/s"
+                       for t, g in sorted(sgemm.items())), ""]
+    head = f"{'n':>5} {'d':>4} {'thr':>3} " + " ".join(f"{k:>9}" for k in kernels) \
+        + f" {'tiled/torch':>11} {'tiled/sgemm':>11} {'tiled mem':>9} {'std mem':>8}"
+    out += ["GFLOP/s", head, "-" * len(head)]
+    for (n, d, th) in sorted(by, key=lambda x: (x[1], x[2], x[0])):
+        v = by[(n, d, th)]
+        cells = " ".join(f"{v[k]['gflops']:9.1f}" if k in v else f"{'-':>9}" for k in kernels)
+        ratio = f"{v['tiled']['gflops'] / v['torch']['gflops']:11.2f}" \
+            if "tiled" in v and "torch" in v else f"{'-':>11}"
+        frac = f"{v['tiled']['gflops'] / sgemm[th]:11.2f}" \
+            if "tiled" in v and th in sgemm else f"{'-':>11}"
+        tmem = f"{mib(v['tiled']['extra']):>9}" if "tiled" in v else f"{'-':>9}"
+        smem = f"{mib(v['standard']['extra']):>8}" if "standard" in v else f"{'-':>8}"
+        out.append(f"{n:5d} {d:4d} {th:3d} {cells} {ratio} {frac} {tmem} {smem}")
+
+    def g(k, n, th, d=64):
+        return by.get((n, d, th), {}).get(k, {}).get("gflops")
+
+    out += ["", "targets for the tuned kernel (d = 64)"]
+
+    def target(text, ok, detail):
+        out.append(f"  [{'met' if ok else 'NOT met'}] {text}: {detail}")
+
+    t1, p1 = g("tiled", 1024, 1), g("torch", 1024, 1)
+    if t1 and p1:
+        target("1 thread, n = 1024: at least as fast as PyTorch", t1 >= p1,
+               f"{t1 / p1:.2f}x")
+    t4, p4 = g("tiled", 4096, 1), g("torch", 4096, 1)
+    if t4 and p4:
+        target("1 thread, n = 4096: at least 2x PyTorch", t4 >= 2 * p4, f"{t4 / p4:.2f}x")
+    if t4 and 1 in sgemm:
+        target("1 thread, n = 4096: at least half of sgemm's GFLOP/s", t4 >= 0.5 * sgemm[1],
+               f"{t4 / sgemm[1]:.2f} of sgemm")
+    mem = {n: by[(n, 64, 1)]["tiled"]["extra"] for (n, d, th) in by
+           if d == 64 and th == 1 and "tiled" in by[(n, 64, 1)]}
+    if len(mem) >= 2:
+        lo, hi = min(mem), max(mem)
+        grow = (mem[hi] + 1) / (mem[lo] + 1)
+        target("O(n) extra memory", grow <= 1.5 * hi / lo,
+               f"{mib(mem[lo])} at n = {lo}, {mib(mem[hi])} at n = {hi} "
+               f"({grow:.1f}x for {hi / lo:.0f}x n; O(n^2) would be {(hi / lo) ** 2:.0f}x)")
+    s1, s2 = g("tiled", 4096, 1), g("tiled", 4096, 2)
+    if s1 and s2:
+        target("2 threads at least 1.8x one thread (n = 4096)", s2 >= 1.8 * s1,
+               f"{s2 / s1:.2f}x")
+    out += ["", "the build's own budget (a copy of this tree)"]
+    for what, sec, tgt in budget:
+        ok = float(sec) < float(tgt)
+        out.append(f"  [{'met' if ok else 'NOT met'}] {what}: {float(sec):.2f} s "
+                   f"(target under {tgt} s)")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
