@@ -45,7 +45,9 @@ void linear_init_normal(rng_t *rng, float *w, int d_in, int d_out, float std) {
     rng_fill_normal(rng, w, d_in * d_out, 0.0f, std);
 }
 
+// snippet: linear_init_xavier
 void linear_init_xavier(rng_t *rng, float *w, int d_in, int d_out) {
     float a = sqrtf(6.0f / (float)(d_in + d_out));
     linear_init_uniform(rng, w, d_in, d_out, a);
 }
+// end snippet
