@@ -42,12 +42,13 @@ SAN_LIB   := $(B)/san/lib/libattention.a
 PROGRAMS  := $(sort $(patsubst code/%.c,%,$(wildcard code/ch[0-9][0-9]_*.c)))
 CHAPTERS  := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 FIG_NAMES := $(sort $(patsubst figures/%.gp,%,$(wildcard figures/ch[0-9][0-9]_*.gp)))
+DIAG_NAMES := $(sort $(patsubst figures/%.tex,%,$(wildcard figures/ch[0-9][0-9]_*.tex)))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
 BINS      := $(PROGRAMS:%=$(B)/bin/%)
 OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
-SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg)
-PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf)
+SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
+PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
 HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
 PDF       := $(B)/attention-in-c.pdf
 
@@ -148,6 +149,30 @@ $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).g
 	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$@.tmp &&) mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
+
+# Diagrams: one TikZ picture each (figures/chNN_name.tex), in the shared style
+# figures/diagram.tex, with \val{key} reading the chapter program's values.tsv.
+# XeLaTeX draws the PDF (the PDF book); pdftocairo turns it into SVG (HTML).
+define DIAGRAM_RULES
+$(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call program_of,$(1)).txt
+	$$(call say,TIKZ,$$@)
+	@mkdir -p $$(@D)
+	$$(Q)t=$(B)/diagrams/$(1).$$$$$$$$; rm -rf $$$$t; mkdir -p $$$$t; \
+	awk -F '\t' '{ v = $$$$2; gsub(/[\\{}$$$$&#^_%~]/, "\\\\&", v); \
+	  printf "\\expandafter\\def\\csname diagval@%s\\endcsname{%s}\n", $$$$1, v }' \
+	  $(B)/data/$(call program_of,$(1))/values.tsv > $$$$t/values.tex; \
+	printf '%s\n' '\documentclass[tikz,border=3pt]{standalone}' '\input{figures/diagram.tex}' \
+	  "\\input{$$$$t/values.tex}" '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
+	  > $$$$t/$(1).tex; \
+	if (cd $$$$t && TEXINPUTS=$$(CURDIR): xelatex -halt-on-error -interaction=nonstopmode \
+	     $(1).tex > xelatex.out 2>&1); then mv $$$$t/$(1).pdf $$@; rm -rf $$$$t; \
+	else echo "figures/$(1).tex: TikZ failed:" >&2; grep -A3 '^!' $$$$t/$(1).log >&2; \
+	  rm -rf $$$$t; exit 1; fi
+$(B)/figures/$(1).svg: $(B)/figures/$(1).pdf
+	$$(call say,SVG,$$@)
+	$$(Q)pdftocairo -svg $$< $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach f,$(DIAG_NAMES),$(eval $(call DIAGRAM_RULES,$(f))))
 
 figures: $(SVGS) $(PDFFIGS)
 
