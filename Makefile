@@ -162,7 +162,7 @@ $(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call prog
 	  printf "\\expandafter\\def\\csname diagval@%s\\endcsname{%s}\n", $$$$1, v }' \
 	  $(B)/data/$(call program_of,$(1))/values.tsv > $$$$t/values.tex; \
 	printf '%s\n' '\documentclass[tikz,border=3pt]{standalone}' '\input{figures/diagram.tex}' \
-	  "\\input{$$$$t/values.tex}" '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
+	  '\input{values.tex}' '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
 	  > $$$$t/$(1).tex; \
 	if (cd $$$$t && TEXINPUTS=$$(CURDIR): xelatex -halt-on-error -interaction=nonstopmode \
 	     $(1).tex > xelatex.out 2>&1); then mv $$$$t/$(1).pdf $$@; rm -rf $$$$t; \
