@@ -19,4 +19,17 @@ void attention_forward(const float *q, const float *k, const float *v,
                        const unsigned char *mask, float *out, float *weights,
                        int n, int m, int d_k, int d_v);
 
+// ---------------------------------------------------------------------------
+// backward (chapter 9 trains with it)
+
+// Gradients of attention_forward, given its inputs, its weights (n, m) and
+// dout (n, d_v) = dLoss/dout. They accumulate (+=); zero them first:
+//   dq (n, d_k), dk (m, d_k), dv (m, d_v).
+// scratch: n * m floats. Hidden entries have weight 0 and get no gradient; a
+// fully hidden row (all weights 0) gives none either.
+// (torch: autograd through F.scaled_dot_product_attention)
+void attention_backward(const float *q, const float *k, const float *v,
+                        const float *weights, const float *dout, float *dq, float *dk,
+                        float *dv, int n, int m, int d_k, int d_v, float *scratch);
+
 #endif

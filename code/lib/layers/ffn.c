@@ -53,3 +53,19 @@ void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
     // END SOLUTION
 }
 // end snippet
+
+// snippet: ffn_backward
+void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
+                  const float *hidden, const float *dy, float *dx, int n, float *scratch) {
+    const int d = p->d_model, f = p->d_ff;
+    float *dh = scratch;                                   // (n, d_ff)
+    memset(dh, 0, (size_t)n * f * sizeof(float));
+    // forward: y = hidden W_2 + b_2
+    linear_backward(hidden, p->w2, dy, dh, g->w2, g->b2, n, f, d);
+    // forward: hidden = ReLU(pre)  =>  dpre = dhidden where hidden > 0, else 0
+    for (size_t i = 0; i < (size_t)n * f; i++)
+        if (hidden[i] <= 0.0f) dh[i] = 0.0f;
+    // forward: pre = x W_1 + b_1
+    linear_backward(x, p->w1, dh, dx, g->w1, g->b1, n, d, f);
+}
+// end snippet

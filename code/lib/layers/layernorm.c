@@ -46,3 +46,45 @@ void layernorm_forward(const float *x, const float *gamma, const float *beta, fl
     }
 }
 // end snippet
+
+// snippet: layernorm_backward
+int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
+                       float *dgamma, float *dbeta, int n, int d, float eps) {
+    double *sum_g = calloc(2 * (size_t)d, sizeof(double)), *sum_b = sum_g + d;
+    if (!sum_g) return -1;
+    for (int i = 0; i < n; i++) {
+        const float *row = x + (size_t)i * d, *g = dy + (size_t)i * d;
+        double mean = 0.0, var = 0.0;              // recompute the forward's statistics
+        for (int j = 0; j < d; j++) mean += row[j];
+        mean /= d;
+        for (int j = 0; j < d; j++) var += (row[j] - mean) * (row[j] - mean);
+        var /= d;
+        const double inv_std = 1.0 / sqrt(var + eps);
+        // forward: y = gamma * xhat + beta, xhat = (x - mean) * inv_std
+        //   => dgamma += dy * xhat, dbeta += dy, dxhat = dy * gamma
+        //   => dx = inv_std * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))
+        double mean_g = 0.0, mean_gx = 0.0;
+        for (int j = 0; j < d; j++) {
+            const double xhat = (row[j] - mean) * inv_std, dxhat = (double)g[j] * gamma[j];
+            sum_g[j] += g[j] * xhat;
+            sum_b[j] += g[j];
+            mean_g += dxhat;
+            mean_gx += dxhat * xhat;
+        }
+        mean_g /= d;
+        mean_gx /= d;
+        if (dx)
+            for (int j = 0; j < d; j++) {
+                const double xhat = (row[j] - mean) * inv_std;
+                dx[(size_t)i * d + j] +=
+                    (float)(inv_std * ((double)g[j] * gamma[j] - mean_g - xhat * mean_gx));
+            }
+    }
+    for (int j = 0; j < d; j++) {
+        if (dgamma) dgamma[j] += (float)sum_g[j];
+        if (dbeta) dbeta[j] += (float)sum_b[j];
+    }
+    free(sum_g);
+    return 0;
+}
+// end snippet

@@ -30,4 +30,13 @@ void layernorm_free(layernorm_params_t *p);
 void layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
                        int n, int d, float eps);
 
+// Gradients of layernorm_forward, given its input x (n, d), gamma and
+// dy (n, d) = dLoss/dy. Accumulate (+=): dx (n, d), dgamma (d,), dbeta (d,);
+// any of them may be NULL to skip it. dx must not overlap x or dy. The sums over
+// rows for dgamma and dbeta run in double, in a workspace of 2 d doubles.
+// Returns 0, or -1 if that workspace cannot be allocated (nothing accumulated).
+// (torch: autograd through F.layer_norm)
+int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
+                        float *dgamma, float *dbeta, int n, int d, float eps);
+
 #endif

@@ -163,3 +163,78 @@ int mha_forward_loop(const mha_params_t *p, const float *xq, int n, const float 
     return 0;
 }
 // end snippet
+
+// ---------------------------------------------------------------------------
+// Training
+
+size_t mha_cache_floats(const mha_params_t *p, int n, int m) {
+    const size_t d = (size_t)p->d_model, h = (size_t)p->n_heads;
+    return 2 * (size_t)n * d + 2 * (size_t)m * d + h * (size_t)n * m;
+}
+
+void mha_cache_bind(mha_cache_t *c, float *buf, const mha_params_t *p, int n, int m) {
+    const size_t d = (size_t)p->d_model;
+    c->q_h = buf;
+    c->k_h = c->q_h + (size_t)n * d;
+    c->v_h = c->k_h + (size_t)m * d;
+    c->ctx = c->v_h + (size_t)m * d;
+    c->w = c->ctx + (size_t)n * d;
+}
+
+int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float *xkv,
+                      int m, const unsigned char *mask, mha_cache_t *c, float *out) {
+    int d = p->d_model, h = p->n_heads, d_k = p->d_k;
+    float *ws = malloc(((size_t)n * d + 2 * (size_t)m * d) * sizeof(float));
+    if (!ws) return -1;
+    float *q = ws, *k = q + (size_t)n * d, *v = k + (size_t)m * d;
+    linear_forward(xq, p->w_q, NULL, q, n, d, d);      // the steps of mha_forward,
+    linear_forward(xkv, p->w_k, NULL, k, m, d, d);     // with every activation kept
+    linear_forward(xkv, p->w_v, NULL, v, m, d, d);
+    mha_split_heads(q, c->q_h, n, h, d_k);
+    mha_split_heads(k, c->k_h, m, h, d_k);
+    mha_split_heads(v, c->v_h, m, h, d_k);
+    float *ctx_h = q;                                  // q is free again: (h, n, d_k)
+    for (int i = 0; i < h; i++)
+        attention_forward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
+                          c->v_h + (size_t)i * m * d_k, mask, ctx_h + (size_t)i * n * d_k,
+                          c->w + (size_t)i * n * m, n, m, d_k, d_k);
+    mha_concat_heads(ctx_h, c->ctx, n, h, d_k);
+    linear_forward(c->ctx, p->w_o, p->b_o, out, n, d, d);
+    free(ws);
+    return 0;
+}
+
+// snippet: mha_backward
+int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
+                 const float *xkv, int m, const mha_cache_t *c, const float *dout,
+                 float *dxq, float *dxkv) {
+    int d = p->d_model, h = p->n_heads, d_k = p->d_k;
+    size_t nd = (size_t)n * d, md = (size_t)m * d;
+    float *ws = calloc(2 * nd + 2 * nd + 4 * md + (size_t)n * m, sizeof(float));
+    if (!ws) return -1;
+    float *dctx = ws, *dctx_h = dctx + nd, *dq_h = dctx_h + nd, *dq = dq_h + nd;
+    float *dk_h = dq + nd, *dv_h = dk_h + md, *dk = dv_h + md, *dv = dk + md;
+    float *scratch = dv + md;                                        // (n, m)
+    // forward: out = ctx W_O + b_O
+    linear_backward(c->ctx, p->w_o, dout, dctx, g->w_o, g->b_o, n, d, d);
+    // forward: ctx = concat(ctx_h)  =>  dctx_h = split(dctx)
+    mha_split_heads(dctx, dctx_h, n, h, d_k);
+    // forward: ctx_h[i] = attention(q_h[i], k_h[i], v_h[i]) in every head
+    for (int i = 0; i < h; i++)
+        attention_backward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
+                           c->v_h + (size_t)i * m * d_k, c->w + (size_t)i * n * m,
+                           dctx_h + (size_t)i * n * d_k, dq_h + (size_t)i * n * d_k,
+                           dk_h + (size_t)i * m * d_k, dv_h + (size_t)i * m * d_k, n, m,
+                           d_k, d_k, scratch);
+    // forward: q_h = split(q), and so on  =>  dq = concat(dq_h)
+    mha_concat_heads(dq_h, dq, n, h, d_k);
+    mha_concat_heads(dk_h, dk, m, h, d_k);
+    mha_concat_heads(dv_h, dv, m, h, d_k);
+    // forward: q = xq W_Q, k = xkv W_K, v = xkv W_V
+    linear_backward(xq, p->w_q, dq, dxq, g->w_q, NULL, n, d, d);
+    linear_backward(xkv, p->w_k, dk, dxkv, g->w_k, NULL, m, d, d);
+    linear_backward(xkv, p->w_v, dv, dxkv, g->w_v, NULL, m, d, d);
+    free(ws);
+    return 0;
+}
+// end snippet

@@ -14,6 +14,8 @@
 #ifndef MULTIHEAD_H
 #define MULTIHEAD_H
 
+#include <stddef.h>
+
 #include "base/rng.h"
 
 // snippet: mha_params_t
@@ -71,5 +73,39 @@ int mha_forward(const mha_params_t *p, const float *xq, int n, const float *xkv,
 // Returns 0, or -1 if its workspace cannot be allocated.
 int mha_forward_loop(const mha_params_t *p, const float *xq, int n, const float *xkv,
                      int m, const unsigned char *mask, float *out, float *weights);
+
+// ---------------------------------------------------------------------------
+// Training: a forward pass that keeps what the backward pass needs.
+
+// Activations mha_forward_cache leaves for mha_backward (caller-owned; bind
+// them to one buffer of mha_cache_floats() floats with mha_cache_bind).
+typedef struct {
+    float *q_h;   // (h, n, d_k) queries, split into heads
+    float *k_h;   // (h, m, d_k) keys
+    float *v_h;   // (h, m, d_k) values
+    float *w;     // (h, n, m) attention weights
+    float *ctx;   // (n, d_model) the heads' outputs, concatenated (before W_O)
+} mha_cache_t;
+
+// Floats needed for a cache of n queries and m keys.
+size_t mha_cache_floats(const mha_params_t *p, int n, int m);
+
+// Point c's arrays into buf (mha_cache_floats(p, n, m) floats).
+void mha_cache_bind(mha_cache_t *c, float *buf, const mha_params_t *p, int n, int m);
+
+// mha_forward, keeping its activations in c: the same out, bit for bit.
+// Returns 0, or -1 if its workspace cannot be allocated.
+int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float *xkv,
+                      int m, const unsigned char *mask, mha_cache_t *c, float *out);
+
+// Gradients of mha_forward_cache, given its inputs, its cache and dout (n, d_model).
+// Accumulate (+=) into g (shaped like p: w_q, w_k, w_v, w_o, b_o), dxq (n, d_model)
+// and dxkv (m, d_model); dxq and dxkv may be the same buffer (self-attention, where
+// xq == xkv) or NULL. The mask needs no gradient: hidden weights are 0.
+// Returns 0, or -1 if its workspace cannot be allocated (nothing accumulated).
+// (torch: autograd through nn.MultiheadAttention)
+int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
+                 const float *xkv, int m, const mha_cache_t *c, const float *dout,
+                 float *dxq, float *dxkv);
 
 #endif
