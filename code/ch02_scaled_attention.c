@@ -20,6 +20,7 @@
 #include "attention/softmax.h"
 #include "attention/spectral.h"
 #include "base/stats.h"
+#include "program/xalloc.h"
 
 static const char *PROG = "ch02_scaled_attention";
 
@@ -42,14 +43,35 @@ static void put_row(const float *x, int n, int w) {
     for (int i = 0; i < n; i++) put_num(x[i], w);
 }
 
-// labels "q1".."qn" (prefix 'q') into storage; returns the pointer array.
-static const char **make_labels(char store[][16], const char **ptrs, int n,
-                                char prefix) {
+// Row and column labels "q1".."qn" (prefix 'q'), at most 8 of them.
+typedef struct {
+    char text[8][4];
+    const char *at[8];
+} labels_t;
+
+static void labels_init(labels_t *l, char prefix, int n) {
     for (int i = 0; i < n; i++) {
-        snprintf(store[i], 16, "%c%d", prefix, i + 1);
-        ptrs[i] = store[i];
+        snprintf(l->text[i], sizeof l->text[i], "%c%d", prefix, i + 1);
+        l->at[i] = l->text[i];
     }
-    return ptrs;
+}
+
+// Print "LABEL" and the sum of each row of a (n, m), with 4 decimals.
+static void print_row_sums(const char *label, const float *a, int n, int m) {
+    printf("%s", label);
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < m; j++) s += a[i * m + j];
+        printf(" %.4f", s);
+    }
+    printf("\n");
+}
+
+// Mean over the rows of w (n, m) of the largest weight in the row.
+static double mean_max_weight(const float *w, int n, int m) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += attn_max_weight(w + i * m, 1, m);
+    return sum / n;
 }
 
 // ---------------------------------------------------------------------------
@@ -62,11 +84,11 @@ static const float TK[T_M * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 0, 0};
 static const float TV[T_M * T_DV] = {1, 0,  0, 1,  1, 1};
 
 static void four_steps(report_t *r) {
-    char qs[T_N][16], ks[T_M][16], vs[T_M][16];
-    const char *ql[T_N], *kl[T_M], *vl[T_M];
-    make_labels(qs, ql, T_N, 'q');
-    make_labels(ks, kl, T_M, 'k');
-    make_labels(vs, vl, T_M, 'v');
+    labels_t q, k, v;
+    labels_init(&q, 'q', T_N);
+    labels_init(&k, 'k', T_M);
+    labels_init(&v, 'v', T_M);
+    const char *const *ql = q.at, *const *kl = k.at, *const *vl = v.at;
     const char *dims[] = {"1", "2", "3", "4"};
 
     report_section(r, "four steps: inputs");
@@ -100,13 +122,8 @@ static void four_steps(report_t *r) {
     report_section(r, "step 3: softmax");
     printf("A = softmax(S / sqrt(d_k)), row by row\n");
     report_print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
-    printf("row sums:");
-    for (int i = 0; i < T_N; i++) {
-        double s = 0.0;
-        for (int j = 0; j < T_M; j++) s += weights[i * T_M + j];
-        printf("  %.4f", s);
-    }
-    printf("\n");
+    report_check(r, "largest |row sum - 1|", attn_row_sum_error(weights, T_N, T_M),
+                 1e-6);
 
     report_section(r, "step 4: weighted sum");
     printf("O = A V (one output row per query)\n");
@@ -115,10 +132,9 @@ static void four_steps(report_t *r) {
     // The same through the library's one call.
     float out2[T_N * T_DV], w2[T_N * T_M];
     attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
-    double diff = 0.0;
-    for (int i = 0; i < T_N * T_DV; i++)
-        if (fabs(out2[i] - out[i]) > diff) diff = fabs(out2[i] - out[i]);
-    printf("attention_forward() gives the same O: max |difference| = %.2g\n", diff);
+    double diff = mat_max_abs_diff(out2, out, T_N * T_DV);
+    report_check(r, "attention_forward() == the four steps, max |diff|", diff,
+                 1e-6);
 
     report_value(r, "ex_scale", "%.0f", sqrt(T_DK));
     report_value(r, "ex_s11", "%.0f", scores[0]);
@@ -190,29 +206,16 @@ typedef struct {
 // 1 - sum_j p_j^2 (the trace of the softmax Jacobian diag(p) - p p^T).
 static void saturation(float *x, int n, int m, double *pmax, double *jac) {
     softmax_rows(x, n, m);
-    *pmax = 0.0;
+    *pmax = mean_max_weight(x, n, m);
     *jac = 0.0;
-    for (int i = 0; i < n; i++) {
-        double sq = 0.0;
-        *pmax += attn_max_weight(x + i * m, 1, m);
-        for (int j = 0; j < m; j++) sq += (double)x[i * m + j] * x[i * m + j];
-        *jac += 1.0 - sq;
-    }
-    *pmax /= n;
+    for (int i = 0; i < n; i++) *jac += 1.0 - mat_dot(x + i * m, x + i * m, m);
     *jac /= n;
 }
 
-static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
+static void score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
     int n = samples;
-    float *q = malloc((size_t)n * 1024 * sizeof *q);
-    float *k = malloc((size_t)n * 1024 * sizeof *k);
-    float *raw = malloc((size_t)n * n * sizeof *raw);
-    float *scaled = malloc((size_t)n * n * sizeof *scaled);
-    if (!q || !k || !raw || !scaled) {
-        free(q), free(k), free(raw), free(scaled);
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        return -1;
-    }
+    float *q = xfloats(PROG, (size_t)n * 1024), *k = xfloats(PROG, (size_t)n * 1024);
+    float *raw = xfloats(PROG, (size_t)n * n), *scaled = xfloats(PROG, (size_t)n * n);
     // snippet: score_spread
     for (int e = 0; e < N_DK; e++) {
         int d_k = 1 << e;                               // 1, 2, 4, ..., 1024
@@ -232,8 +235,8 @@ static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
 
     report_section(r, "score spread");
     printf("%d queries x %d keys, components ~ N(0, 1)\n", n, n);
-    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "", "raw q.k", "", "", "", "scaled",
-           "", "");
+    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "", "raw q.k", "", "", "",
+           "scaled", "", "");
     printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "d_k", "mean", "std", "max",
            "sqrt(d_k)", "mean", "std", "max");
     for (int e = 2; e < N_DK; e += 2) {
@@ -253,14 +256,14 @@ static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
 
     FILE *f = report_data(r, "spread.dat");
     if (f) {
-        fprintf(f, "# d_k raw_mean raw_std raw_max scaled_mean scaled_std scaled_max\n");
+        fprintf(f, "# d_k raw_mean raw_std raw_max "
+                   "scaled_mean scaled_std scaled_max\n");
         for (int e = 0; e < N_DK; e++)
-            fprintf(f, "%d %.6f %.6f %.6f %.6f %.6f %.6f\n", res[e].d_k, res[e].raw.mean,
-                    res[e].raw.std, res[e].raw.max, res[e].scaled.mean,
-                    res[e].scaled.std, res[e].scaled.max);
+            fprintf(f, "%d %.6f %.6f %.6f %.6f %.6f %.6f\n", res[e].d_k,
+                    res[e].raw.mean, res[e].raw.std, res[e].raw.max,
+                    res[e].scaled.mean, res[e].scaled.std, res[e].scaled.max);
     }
     report_data_close(r, f);
-    return 0;
 }
 
 static void print_saturation(report_t *r, const spread_t *res, int samples) {
@@ -318,6 +321,7 @@ typedef struct {
     float q[R_N * R_DK], k[R_N * R_DK];   // keys are noisy copies of the queries
     float scores[R_N * R_N];              // q k^T / sqrt(d_k)
     float w[R_N * R_N];                   // softmax of each row of scores
+    labels_t ql, kl;                      // "q1".."q6", "k1".."k6"
 } running_t;
 
 static void running_example(report_t *r, rng_t *rng, running_t *ex) {
@@ -328,65 +332,56 @@ static void running_example(report_t *r, rng_t *rng, running_t *ex) {
     memcpy(ex->w, ex->scores, sizeof ex->w);
     softmax_rows(ex->w, R_N, R_N);
 
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    labels_init(&ex->ql, 'q', R_N);
+    labels_init(&ex->kl, 'k', R_N);
     report_section(r, "running example");
     printf("6 queries, 6 keys, d_k = 8; key i = query i + N(0, 1) noise\n");
     printf("scaled scores S = Q K^T / sqrt(8):\n");
-    report_print_matrix(ex->scores, R_N, R_N, 8, 3, ql, kl);
+    report_print_matrix(ex->scores, R_N, R_N, 8, 3, ex->ql.at, ex->kl.at);
     report_value(r, "run_ln_n", "%.4f", log((double)R_N));
+}
+
+// w <- softmax(S / T) of the running example; its mean entropy and mean
+// largest weight over the queries.
+static void at_temperature(const running_t *ex, float t, float *w, double *h,
+                           double *pmax) {
+    memcpy(w, ex->scores, sizeof ex->scores);
+    softmax_rows_temp(w, R_N, R_N, t);
+    *h = attn_mean_entropy(w, R_N, R_N);
+    *pmax = mean_max_weight(w, R_N, R_N);
 }
 
 static void temperature(report_t *r, const running_t *ex) {
     static const float temps[] = {0.1f, 0.5f, 1.0f, 2.0f, 5.0f};
     static const char *keys[] = {"t01", "t05", "t1", "t2", "t5"};
+    float w[R_N * R_N];
+    double h, pmax;
     report_section(r, "temperature");
     printf("softmax(S / T); p = weights of query q1, H and max = means over queries\n");
     printf("%4s |%42s | %6s %7s %6s\n", "T", "p(q1)", "H", "exp(H)", "max p");
+    FILE *f = report_data(r, "temperature_points.dat");
+    if (f) fprintf(f, "# T mean_entropy mean_max_prob (the five printed ones)\n");
     for (int t = 0; t < 5; t++) {
-        float w[R_N * R_N];
-        memcpy(w, ex->scores, sizeof w);
-        softmax_rows_temp(w, R_N, R_N, temps[t]);
-        double h = attn_mean_entropy(w, R_N, R_N), pmax = 0.0;
-        for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N) / R_N;
+        at_temperature(ex, temps[t], w, &h, &pmax);
         printf("%4.1f |", temps[t]);
         put_row(w, R_N, 7);
         printf(" | %6.4f %7.4f %6.4f\n", h, exp(h), pmax);
+        if (f) fprintf(f, "%.6f %.6f %.6f\n", temps[t], h, pmax);
         char key[32];
         snprintf(key, sizeof key, "H_%s", keys[t]);
         report_value(r, key, "%.4f", h);
         snprintf(key, sizeof key, "pmax_%s", keys[t]);
         report_value(r, key, "%.4f", pmax);
     }
+    report_data_close(r, f);
 
-    FILE *f = report_data(r, "temperature.dat");
+    f = report_data(r, "temperature.dat");
     if (f) {
         fprintf(f, "# T mean_entropy mean_max_prob\n");
         for (int s = 0; s <= 80; s++) {
             float t = (float)pow(10.0, -1.5 + 3.0 * s / 80.0);   // 0.03 .. 30
-            float w[R_N * R_N];
-            memcpy(w, ex->scores, sizeof w);
-            softmax_rows_temp(w, R_N, R_N, t);
-            double pmax = 0.0;
-            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
-            fprintf(f, "%.6f %.6f %.6f\n", t, attn_mean_entropy(w, R_N, R_N),
-                    pmax / R_N);
-        }
-    }
-    report_data_close(r, f);
-    f = report_data(r, "temperature_points.dat");
-    if (f) {
-        fprintf(f, "# T mean_entropy mean_max_prob (the five printed temperatures)\n");
-        for (int t = 0; t < 5; t++) {
-            float w[R_N * R_N];
-            memcpy(w, ex->scores, sizeof w);
-            softmax_rows_temp(w, R_N, R_N, temps[t]);
-            double pmax = 0.0;
-            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
-            fprintf(f, "%.6f %.6f %.6f\n", temps[t], attn_mean_entropy(w, R_N, R_N),
-                    pmax / R_N);
+            at_temperature(ex, t, w, &h, &pmax);
+            fprintf(f, "%.6f %.6f %.6f\n", t, h, pmax);
         }
     }
     report_data_close(r, f);
@@ -401,10 +396,7 @@ static void geometry(report_t *r, const running_t *ex) {
     geom_row_norms(ex->k, nk, R_N, R_DK);
     geom_cosine_matrix(ex->q, ex->k, cosm, R_N, R_N, R_DK);
 
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
     report_section(r, "geometry");
     printf("|q_i|:");
     put_row(nq, R_N, 8);
@@ -429,19 +421,12 @@ static void geometry(report_t *r, const running_t *ex) {
     report_value(r, "geo_longest_len", "%.4f", nk[longest]);
 }
 
-static int angles(report_t *r, rng_t *rng, int samples) {
+static void angles(report_t *r, rng_t *rng, int samples) {
     static const int dims[] = {4, 16, 64, 256, 1024};
     enum { N_DIMS = 5, BINS = 90 };
     int n = samples, hist[N_DIMS][BINS];
-    float *q = malloc((size_t)n * 1024 * sizeof *q);
-    float *k = malloc((size_t)n * 1024 * sizeof *k);
-    float *c = malloc((size_t)n * n * sizeof *c);
-    float *nq = malloc((size_t)n * sizeof *nq);
-    if (!q || !k || !c || !nq) {
-        free(q), free(k), free(c), free(nq);
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        return -1;
-    }
+    float *q = xfloats(PROG, (size_t)n * 1024), *k = xfloats(PROG, (size_t)n * 1024);
+    float *c = xfloats(PROG, (size_t)n * n), *nq = xfloats(PROG, (size_t)n);
     report_section(r, "angles");
     printf("%d random q and %d random k, components ~ N(0, 1)\n", n, n);
     printf("%5s %9s %9s | %10s %10s %12s\n", "d_k", "mean |q|", "sqrt(d_k)",
@@ -480,17 +465,13 @@ static int angles(report_t *r, rng_t *rng, int samples) {
     }
     report_data_close(r, f);
     free(q), free(k), free(c), free(nq);
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
 // 6. information view: entropy per query
 
 static void entropy(report_t *r, const running_t *ex) {
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
     report_section(r, "attention weights");
     report_print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
 
@@ -532,8 +513,10 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     report_section(r, "row-stochastic");
     double wmin = attn_min_weight(ex->w, R_N, R_N);
     double err = attn_row_sum_error(ex->w, R_N, R_N);
-    printf("smallest weight      %.4e  (>= 0)\n", wmin);
-    printf("max |row sum - 1|    %.1e\n", err);
+    char label[80];
+    snprintf(label, sizeof label, "smallest weight %.4e >= 0", wmin);
+    report_check_true(r, label, wmin >= 0.0);
+    report_check(r, "max |row sum - 1|", err, 1e-6);
 
     // snippet: perron
     double right[R_N], left[R_N], lam_r, lam_l;
@@ -554,8 +537,11 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     for (int i = 0; i < R_N; i++) s += left[i];
     printf("  pi = x / sum(x) =");
     for (int i = 0; i < R_N; i++) printf(" %.4f", left[i] / s);
-    printf("\nspectral radius %.6f <= largest row sum %.6f\n", fabs(lam_r),
-           spectral_max_abs_row_sum(ex->w, R_N));
+    printf("\n");
+    double row_max = spectral_max_abs_row_sum(ex->w, R_N);
+    snprintf(label, sizeof label, "spectral radius %.6f <= largest row sum %.6f",
+             fabs(lam_r), row_max);
+    report_check_true(r, label, fabs(lam_r) <= row_max + 1e-9);
     double diag = attn_diag_strength(ex->w, R_N);
     printf("diagonal strength (mean A_ii) %.4f; uniform would be 1/6 = %.4f\n", diag,
            1.0 / R_N);
@@ -574,8 +560,9 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
         if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
         if (it < 0) worst = INFINITY;                  // did not converge
     }
-    printf("%d random %dx%d attention matrices: max |lambda - 1| = %.1e\n", TRIALS, M, M,
-           worst);
+    snprintf(label, sizeof label, "%d random %dx%d matrices, max |lambda - 1|", TRIALS,
+             M, M);
+    report_check(r, label, worst, 1e-6);
 
     report_value(r, "rs_min", "%.1e", wmin);
     report_value(r, "rs_err", "%.1e", err);
@@ -601,10 +588,7 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
 
 static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
                          int draws) {
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
 
     float d[R_N * R_N];
     unsigned char keep[R_N * R_N];
@@ -616,13 +600,7 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     printf("p = %.2f: %d of %d weights dropped, survivors x 1/(1-p) = %.4f\n", p,
            dropped, R_N * R_N, 1.0 / (1.0 - p));
     report_print_matrix(d, R_N, R_N, 8, 4, ql, kl);
-    printf("row sums:");
-    for (int i = 0; i < R_N; i++) {
-        double s = 0.0;
-        for (int j = 0; j < R_N; j++) s += d[i * R_N + j];
-        printf(" %.4f", s);
-    }
-    printf("\n");
+    print_row_sums("row sums:", d, R_N, R_N);
 
     // snippet: dropout_mean
     double mean[R_N * R_N] = {0};
@@ -645,8 +623,11 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     // `draws` draws, sqrt(draws) times less. Largest for the largest w.
     double se = attn_max_weight(ex->w, R_N, R_N) * sqrt(p / (1.0 - p) / draws);
     printf("mean of %d dropout masks:\n", draws);
-    printf("  max |E[dropout(A)] - A| = %.4f   (one standard error: %.4f)\n", worst, se);
+    printf("  max |E[dropout(A)] - A| = %.4f   (one standard error: %.4f)\n", worst,
+           se);
     printf("  max |row sum - 1|       = %.4f\n", worst_sum);
+    report_check_true(r, "max |E[dropout(A)] - A| within 5 standard errors",
+                      worst <= 5.0 * se + 1e-12);
 
     report_value(r, "drop_p", "%.2f", p);
     report_value(r, "drop_scale", "%.4f", 1.0 / (1.0 - p));
@@ -671,39 +652,37 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
 int main(int argc, char **argv) {
     long samples = 200, draws = 10000;
     double p = 0.2;
-    cli_opt_t opts[] = {
-        {"--samples", "N", "random q and k per experiment", CLI_INT, &samples, NULL, 2,
-         2000},
-        {"--dropout", "P", "dropout probability", CLI_REAL, NULL, &p, 0.0, 0.9},
-        {"--draws", "N", "dropout masks to average", CLI_INT, &draws, NULL, 1, 100000},
+    const cli_opt_t opts[] = {
+        {.name = "--samples", .meta = "N", .help = "random q and k per experiment",
+         .kind = CLI_INT, .ival = &samples, .min = 2, .max = 2000},
+        {.name = "--dropout", .meta = "P", .help = "dropout probability",
+         .kind = CLI_REAL, .rval = &p, .min = 0.0, .max = 0.9},
+        {.name = "--draws", .meta = "N", .help = "dropout masks to average",
+         .kind = CLI_INT, .ival = &draws, .min = 1, .max = 100000},
     };
-    cli_t cli = {PROG, "Chapter 2: scaled dot-product attention, step by step.", opts,
-                 3, 2, NULL};
+    cli_t cli = {.program = PROG,
+                 .summary = "Chapter 2: scaled dot-product attention, step by step.",
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 2};
     int rc = cli_parse(&cli, argc, argv);
-    if (rc == CLI_DONE) return 0;
-    if (rc == CLI_ERROR) return 2;
-
+    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
     if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
     rng_t rng;
     rng_seed(&rng, cli.seed);
+    spread_t res[N_DK];   // score statistics per d_k, shared by two sections
+    running_t ex;         // the 6 x 6 running example, set up by its section
 
     four_steps(&r);
     huge_logits(&r);
-
-    spread_t res[N_DK];
-    if (score_spread(&r, &rng, (int)samples, res) != 0) return 1;
+    score_spread(&r, &rng, (int)samples, res);
     print_saturation(&r, res, (int)samples);
     jacobian_demo(&r);
-
-    running_t ex;
     running_example(&r, &rng, &ex);
     temperature(&r, &ex);
     geometry(&r, &ex);
-    if (angles(&r, &rng, (int)samples) != 0) return 1;
+    angles(&r, &rng, (int)samples);
     entropy(&r, &ex);
     row_stochastic(&r, &rng, &ex);
     dropout_demo(&r, &rng, &ex, (float)p, (int)draws);
-
     return report_close(&r) == 0 ? 0 : 1;
 }

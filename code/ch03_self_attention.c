@@ -382,8 +382,8 @@ static void section_heatmap(report_t *r, random_t *rd, rng_t *rng) {
     printf("random token vectors (d = %d), Xavier W_Q, W_K, W_V, seed %llu\n", d,
            (unsigned long long)rd->seed);
     report_print_matrix(rd->w_tok, N_TOK, N_TOK, 9, 4, TOKENS, TOKENS);
-    report_check(r, "largest |row sum - 1|", attn_row_sum_error(rd->w_tok, N_TOK, N_TOK),
-                 1e-6);
+    double sum_err = attn_row_sum_error(rd->w_tok, N_TOK, N_TOK);
+    report_check(r, "largest |row sum - 1|", sum_err, 1e-6);
     int best = argmax(rd->w_tok, N_TOK * N_TOK);   // strongest cell
     report_text(r, "heat_top_q", TOKENS[best / N_TOK]);
     report_text(r, "heat_top_k", TOKENS[best % N_TOK]);
@@ -515,7 +515,8 @@ static void section_patterns(report_t *r, const example_t *ex, const random_t *r
         pat[i] = xfloats(PROG, (size_t)n * n);
         make_pattern(pat[i], n, kinds[i], rng);
     }
-    float *w_simple = xfloats(PROG, (size_t)n * n), *o_simple = xfloats(PROG, (size_t)n * d);
+    float *w_simple = xfloats(PROG, (size_t)n * n);
+    float *o_simple = xfloats(PROG, (size_t)n * d);
     self_attn_simple(rd->x, NULL, o_simple, w_simple, n, d);
 
     printf("%-22s %4s %6s %6s %6s %6s %6s %6s  %s\n", "matrix", "n", "local", "diag",

@@ -512,7 +512,8 @@ static void section_big(report_t *r, model_t *md) {
     printf("attention weights, all %d of them:\n", n_w);
     printf("  mean  %.4f\n  std   %.4f\n  max   %.4f\n  min   %.4f\n", s.mean, s.std,
            s.max, s.min);
-    printf("row sums over %d rows: smallest %.4f, largest %.4f\n", rows, sum_lo, sum_hi);
+    printf("row sums over %d rows: smallest %.4f, largest %.4f\n", rows, sum_lo,
+           sum_hi);
     report_check(r, "largest |row sum - 1|", sum_err, 1e-6);
     report_check(r, "outputs, max |fused - loop|", d_out, 1e-5);
     report_check(r, "weights, max |fused - loop|", d_w, 1e-5);
@@ -543,7 +544,8 @@ static void section_add_norm(report_t *r, const model_t *md, float *h1) {
            "var(LN r)");
     double worst_mean = 0.0, worst_var = 0.0, var_lo = INFINITY, var_hi = 0.0;
     for (int i = 0; i < BIG_N; i++) {
-        stats_t s0 = stats_of(res + i * BIG_D, BIG_D), s1 = stats_of(h1 + i * BIG_D, BIG_D);
+        stats_t s0 = stats_of(res + i * BIG_D, BIG_D);
+        stats_t s1 = stats_of(h1 + i * BIG_D, BIG_D);
         double v0 = s0.std * s0.std, v1 = s1.std * s1.std;
         char buf[32];
         printf("%3d %10.4f %9.4f %12s %11.4f\n", i, s0.mean, v0,
@@ -648,23 +650,26 @@ static void section_encoder(report_t *r, const model_t *md, float *enc_out) {
 
 static void section_decoder(report_t *r, const model_t *md, const float *enc_out) {
     size_t size = (size_t)TGT_N * BIG_D;
-    float *y = xfloats(PROG, size), *t2 = xfloats(PROG, size), *y2 = xfloats(PROG, size);
+    float *y = xfloats(PROG, size), *t2 = xfloats(PROG, size);
+    float *y2 = xfloats(PROG, size);
     float *y3 = xfloats(PROG, size), *enc2 = xfloats(PROG, (size_t)BIG_N * BIG_D);
     float *sw = xfloats(PROG, (size_t)BIG_H * TGT_N * TGT_N);
     float *cw = xfloats(PROG, (size_t)BIG_H * TGT_N * BIG_N);
     const decoder_block_t *b = &md->dec;
-    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc_out, BIG_N, NULL, NULL, y, sw,
-                                    cw), "decoder_block_forward");
+    const char *fwd = "decoder_block_forward";
+    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc_out, BIG_N, NULL, NULL, y,
+                                    sw, cw), fwd);
     bump_row(t2, md->tgt, TGT_N, BIG_D, TGT_N - 1);   // change the last target token
     xok(PROG, decoder_block_forward(b, t2, TGT_N, enc_out, BIG_N, NULL, NULL, y2, NULL,
-                                    NULL), "decoder_block_forward");
+                                    NULL), fwd);
     bump_row(enc2, enc_out, BIG_N, BIG_D, BIG_N - 1);  // change the last encoder row
-    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc2, BIG_N, NULL, NULL, y3, NULL,
-                                    NULL), "decoder_block_forward");
+    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc2, BIG_N, NULL, NULL, y3,
+                                    NULL, NULL), fwd);
     double future = 0.0;
     for (int h = 0; h < BIG_H; h++)
         for (int i = 0; i < TGT_N; i++)
-            for (int j = i + 1; j < TGT_N; j++) future += sw[(h * TGT_N + i) * TGT_N + j];
+            for (int j = i + 1; j < TGT_N; j++)
+                future += sw[(h * TGT_N + i) * TGT_N + j];
     double cross_err = attn_row_sum_error(cw, BIG_H * TGT_N, BIG_N);
     double d_tgt[TGT_N], d_enc[TGT_N];
     row_changes(y, y2, TGT_N, BIG_D, d_tgt);
@@ -678,8 +683,9 @@ static void section_decoder(report_t *r, const model_t *md, const float *enc_out
     printf("  y  = LayerNorm(h2 + FFN(h2))\n");
     printf("parameters: %ld\n", decoder_block_param_count(b));
     char label[80];
-    snprintf(label, sizeof label, "self-attention (%d, %d, %d), weight on future tokens",
-             BIG_H, TGT_N, TGT_N);
+    snprintf(label, sizeof label,
+             "self-attention (%d, %d, %d), weight on future tokens", BIG_H, TGT_N,
+             TGT_N);
     report_check(r, label, future, 0.0);
     snprintf(label, sizeof label, "cross-attention (%d, %d, %d), largest |row sum - 1|",
              BIG_H, TGT_N, BIG_N);
@@ -727,8 +733,8 @@ static model_t model_new(int n, int d, int h, rng_t *rng) {
     size_t big = (size_t)BATCH * BIG_N * BIG_D;
     xok(PROG, mha_alloc(&md.small, d, h), "mha_alloc");
     xok(PROG, mha_alloc(&md.planted, PL_D, PL_H), "mha_alloc");
-    xok(PROG, encoder_block_alloc(&md.enc, BIG_D, BIG_H, BIG_FF), "encoder_block_alloc");
-    xok(PROG, decoder_block_alloc(&md.dec, BIG_D, BIG_H, BIG_FF), "decoder_block_alloc");
+    xok(PROG, encoder_block_alloc(&md.enc, BIG_D, BIG_H, BIG_FF), "encoder_block");
+    xok(PROG, decoder_block_alloc(&md.dec, BIG_D, BIG_H, BIG_FF), "decoder_block");
     md.x_small = xfloats(PROG, (size_t)n * d);
     md.x_planted = xfloats(PROG, PL_N * PL_D);
     md.x_big = xfloats(PROG, big);
@@ -753,7 +759,7 @@ int main(int argc, char **argv) {
     const cli_opt_t opts[] = {
         {.name = "--seq-len", .meta = "N", .help = "tokens in the small walk-through",
          .kind = CLI_INT, .ival = &seq_len, .min = 8, .max = 512},
-        {.name = "--d-model", .meta = "N", .help = "model width of the small walk-through",
+        {.name = "--d-model", .meta = "N", .help = "width of the small walk-through",
          .kind = CLI_INT, .ival = &d_model, .min = 2, .max = 512},
         {.name = "--heads", .meta = "N", .help = "heads, must divide --d-model",
          .kind = CLI_INT, .ival = &heads, .min = 1, .max = 64},
