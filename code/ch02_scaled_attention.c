@@ -83,80 +83,91 @@ static const float TQ[T_N * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 1, 1};
 static const float TK[T_M * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 0, 0};
 static const float TV[T_M * T_DV] = {1, 0,  0, 1,  1, 1};
 
-static void four_steps(report_t *r) {
-    labels_t q, k, v;
-    labels_init(&q, 'q', T_N);
-    labels_init(&k, 'k', T_M);
-    labels_init(&v, 'v', T_M);
-    const char *const *ql = q.at, *const *kl = k.at, *const *vl = v.at;
-    const char *dims[] = {"1", "2", "3", "4"};
-
-    report_section(r, "four steps: inputs");
-    printf("Q (3 queries, d_k = 4)\n");
-    report_print_matrix(TQ, T_N, T_DK, 6, 1, ql, dims);
-    printf("K (3 keys, d_k = 4)\n");
-    report_print_matrix(TK, T_M, T_DK, 6, 1, kl, dims);
-    printf("V (3 values, d_v = 2)\n");
-    report_print_matrix(TV, T_M, T_DV, 6, 1, vl, dims);
-
-    // snippet: four_steps
+typedef struct {
     float scores[T_N * T_M], weights[T_N * T_M], out[T_N * T_DV];
+    labels_t q, k, v;
+} steps_t;
+
+static const char *const DIMS[] = {"1", "2", "3", "4"};
+
+// The four steps, all at once; the sections below print them one by one.
+static void four_steps(steps_t *st) {
+    labels_init(&st->q, 'q', T_N);
+    labels_init(&st->k, 'k', T_M);
+    labels_init(&st->v, 'v', T_M);
+    float *scores = st->scores, *weights = st->weights, *out = st->out;
+    // snippet: four_steps
     mat_mul_bt(TQ, TK, scores, T_N, T_DK, T_M);        // 1. scores  S = Q K^T
-    memcpy(weights, scores, sizeof scores);
+    memcpy(weights, scores, sizeof(float) * T_N * T_M);
     mat_scale(weights, T_N * T_M, 1.0f / sqrtf(T_DK));  // 2. scale   S / sqrt(d_k)
     softmax_rows(weights, T_N, T_M);                    // 3. softmax along each row
     attention_combine(weights, TV, out, T_N, T_M, T_DV); // 4. output  A V
     // end snippet
+}
 
+static void section_inputs(report_t *r, const steps_t *st) {
+    report_section(r, "four steps: inputs");
+    printf("Q (3 queries, d_k = 4)\n");
+    report_print_matrix(TQ, T_N, T_DK, 6, 1, st->q.at, DIMS);
+    printf("K (3 keys, d_k = 4)\n");
+    report_print_matrix(TK, T_M, T_DK, 6, 1, st->k.at, DIMS);
+    printf("V (3 values, d_v = 2)\n");
+    report_print_matrix(TV, T_M, T_DV, 6, 1, st->v.at, DIMS);
+}
+
+static void section_step_scores(report_t *r, const steps_t *st) {
     report_section(r, "step 1: scores");
     printf("S = Q K^T (row = query, column = key)\n");
-    report_print_matrix(scores, T_N, T_M, 8, 4, ql, kl);
+    report_print_matrix(st->scores, T_N, T_M, 8, 4, st->q.at, st->k.at);
+    report_value(r, "ex_s11", "%.0f", st->scores[0]);
+    report_value(r, "ex_s12", "%.0f", st->scores[1]);
+    report_value(r, "ex_s13", "%.0f", st->scores[2]);
+}
 
+static void section_step_scale(report_t *r, const steps_t *st) {
     float scaled[T_N * T_M];
-    memcpy(scaled, scores, sizeof scores);
+    memcpy(scaled, st->scores, sizeof scaled);
     mat_scale(scaled, T_N * T_M, 1.0f / sqrtf(T_DK));
     report_section(r, "step 2: scale");
     printf("S / sqrt(d_k) = S / %.4f\n", sqrt(T_DK));
-    report_print_matrix(scaled, T_N, T_M, 8, 4, ql, kl);
-
-    report_section(r, "step 3: softmax");
-    printf("A = softmax(S / sqrt(d_k)), row by row\n");
-    report_print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
-    report_check(r, "largest |row sum - 1|", attn_row_sum_error(weights, T_N, T_M),
-                 1e-6);
-
-    report_section(r, "step 4: weighted sum");
-    printf("O = A V (one output row per query)\n");
-    report_print_matrix(out, T_N, T_DV, 8, 4, ql, dims);
-
-    // The same through the library's one call.
-    float out2[T_N * T_DV], w2[T_N * T_M];
-    attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
-    double diff = mat_max_abs_diff(out2, out, T_N * T_DV);
-    report_check(r, "attention_forward() == the four steps, max |diff|", diff,
-                 1e-6);
-
+    report_print_matrix(scaled, T_N, T_M, 8, 4, st->q.at, st->k.at);
     report_value(r, "ex_scale", "%.0f", sqrt(T_DK));
-    report_value(r, "ex_s11", "%.0f", scores[0]);
-    report_value(r, "ex_s12", "%.0f", scores[1]);
-    report_value(r, "ex_s13", "%.0f", scores[2]);
     report_value(r, "ex_c11", "%.1f", scaled[0]);
     report_value(r, "ex_c12", "%.1f", scaled[1]);
     report_value(r, "ex_c13", "%.1f", scaled[2]);
-    report_value(r, "ex_a11", "%.4f", weights[0]);
-    report_value(r, "ex_a12", "%.4f", weights[1]);
-    report_value(r, "ex_a13", "%.4f", weights[2]);
-    report_value(r, "ex_a31", "%.4f", weights[6]);
-    report_value(r, "ex_o11", "%.4f", out[0]);
-    report_value(r, "ex_o12", "%.4f", out[1]);
-    report_value(r, "ex_o31", "%.4f", out[4]);
+}
+
+static void section_step_softmax(report_t *r, const steps_t *st) {
+    report_section(r, "step 3: softmax");
+    printf("A = softmax(S / sqrt(d_k)), row by row\n");
+    report_print_matrix(st->weights, T_N, T_M, 8, 4, st->q.at, st->k.at);
+    report_check(r, "largest |row sum - 1|", attn_row_sum_error(st->weights, T_N, T_M),
+                 1e-6);
+    report_value(r, "ex_a11", "%.4f", st->weights[0]);
+    report_value(r, "ex_a12", "%.4f", st->weights[1]);
+    report_value(r, "ex_a13", "%.4f", st->weights[2]);
+    report_value(r, "ex_a31", "%.4f", st->weights[6]);
+}
+
+static void section_step_sum(report_t *r, const steps_t *st) {
+    report_section(r, "step 4: weighted sum");
+    printf("O = A V (one output row per query)\n");
+    report_print_matrix(st->out, T_N, T_DV, 8, 4, st->q.at, DIMS);
+    // The same through the library's one call.
+    float out2[T_N * T_DV], w2[T_N * T_M];
+    attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
+    double diff = mat_max_abs_diff(out2, st->out, T_N * T_DV);
+    report_check(r, "attention_forward() == the four steps, max |diff|", diff, 1e-6);
+    report_value(r, "ex_o11", "%.4f", st->out[0]);
+    report_value(r, "ex_o12", "%.4f", st->out[1]);
+    report_value(r, "ex_o31", "%.4f", st->out[4]);
     report_value(r, "ex_diff", "%.2g", diff);
 }
 
 // ---------------------------------------------------------------------------
 // 2. naive vs stable softmax on large logits
 
-static void huge_logits(report_t *r) {
+static void section_huge_logits(report_t *r) {
     enum { ROWS = 7 };
     static const float logits[ROWS][3] = {
         {1, 2, 3},       {1001, 1002, 1003}, {-1001, -1000, -999},
@@ -212,7 +223,7 @@ static void saturation(float *x, int n, int m, double *pmax, double *jac) {
     *jac /= n;
 }
 
-static void score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
+static void section_score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
     int n = samples;
     float *q = xfloats(PROG, (size_t)n * 1024), *k = xfloats(PROG, (size_t)n * 1024);
     float *raw = xfloats(PROG, (size_t)n * n), *scaled = xfloats(PROG, (size_t)n * n);
@@ -266,7 +277,7 @@ static void score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
     report_data_close(r, f);
 }
 
-static void print_saturation(report_t *r, const spread_t *res, int samples) {
+static void section_saturation(report_t *r, const spread_t *res, int samples) {
     report_section(r, "saturation");
     printf("softmax over %d keys, mean over %d queries\n", samples, samples);
     printf("%5s | %18s | %18s\n", "", "largest weight", "trace J = 1-sum p^2");
@@ -291,7 +302,7 @@ static void print_saturation(report_t *r, const spread_t *res, int samples) {
     report_data_close(r, f);
 }
 
-static void jacobian_demo(report_t *r) {
+static void section_jacobian(report_t *r) {
     report_section(r, "jacobian");
     static const float base[3] = {1, 2, 3};
     for (int c = 0; c < 2; c++) {
@@ -324,7 +335,7 @@ typedef struct {
     labels_t ql, kl;                      // "q1".."q6", "k1".."k6"
 } running_t;
 
-static void running_example(report_t *r, rng_t *rng, running_t *ex) {
+static void section_running(report_t *r, rng_t *rng, running_t *ex) {
     rng_fill_normal(rng, ex->q, R_N * R_DK, 0.0f, 1.0f);
     rng_fill_normal(rng, ex->k, R_N * R_DK, 0.0f, 1.0f);
     mat_add(ex->k, ex->q, R_N * R_DK);                 // k_i = q_i + noise
@@ -351,7 +362,7 @@ static void at_temperature(const running_t *ex, float t, float *w, double *h,
     *pmax = mean_max_weight(w, R_N, R_N);
 }
 
-static void temperature(report_t *r, const running_t *ex) {
+static void section_temperature(report_t *r, const running_t *ex) {
     static const float temps[] = {0.1f, 0.5f, 1.0f, 2.0f, 5.0f};
     static const char *keys[] = {"t01", "t05", "t1", "t2", "t5"};
     float w[R_N * R_N];
@@ -390,7 +401,7 @@ static void temperature(report_t *r, const running_t *ex) {
 // ---------------------------------------------------------------------------
 // 5. geometry: lengths and angles
 
-static void geometry(report_t *r, const running_t *ex) {
+static void section_geometry(report_t *r, const running_t *ex) {
     float nq[R_N], nk[R_N], cosm[R_N * R_N];
     geom_row_norms(ex->q, nq, R_N, R_DK);
     geom_row_norms(ex->k, nk, R_N, R_DK);
@@ -421,7 +432,7 @@ static void geometry(report_t *r, const running_t *ex) {
     report_value(r, "geo_longest_len", "%.4f", nk[longest]);
 }
 
-static void angles(report_t *r, rng_t *rng, int samples) {
+static void section_angles(report_t *r, rng_t *rng, int samples) {
     static const int dims[] = {4, 16, 64, 256, 1024};
     enum { N_DIMS = 5, BINS = 90 };
     int n = samples, hist[N_DIMS][BINS];
@@ -470,11 +481,16 @@ static void angles(report_t *r, rng_t *rng, int samples) {
 // ---------------------------------------------------------------------------
 // 6. information view: entropy per query
 
-static void entropy(report_t *r, const running_t *ex) {
-    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
+static void section_weights(report_t *r, const running_t *ex) {
     report_section(r, "attention weights");
-    report_print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
+    report_print_matrix(ex->w, R_N, R_N, 8, 4, ex->ql.at, ex->kl.at);
+    FILE *f = report_data(r, "heatmap.dat");
+    report_write_matrix(f, ex->w, R_N, R_N, ex->ql.at, ex->kl.at);
+    report_data_close(r, f);
+}
 
+static void section_entropy(report_t *r, const running_t *ex) {
+    const char *const *ql = ex->ql.at;
     report_section(r, "entropy");
     printf("%5s %10s %14s %12s\n", "query", "H (nats)", "exp(H) (keys)", "max weight");
     double lo = 1e9, hi = -1e9;
@@ -500,16 +516,32 @@ static void entropy(report_t *r, const running_t *ex) {
     report_value(r, "H_high", "%.4f", hi);
     report_value(r, "H_high_range", "%.2f", exp(hi));
     report_text(r, "H_high_q", ql[ihi]);
-
-    FILE *f = report_data(r, "heatmap.dat");
-    report_write_matrix(f, ex->w, R_N, R_N, ql, kl);
-    report_data_close(r, f);
 }
 
 // ---------------------------------------------------------------------------
 // 7. the attention matrix is row-stochastic
 
-static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
+// Many random row-stochastic matrices (softmax of random scores): the largest
+// |lambda - 1| the power iteration finds (infinity if one does not converge).
+enum { TRIALS = 200, M = 16 };
+
+static double random_lambda_error(rng_t *rng) {
+    double worst = 0.0;
+    for (int t = 0; t < TRIALS; t++) {
+        float a[M * M];
+        double x[M];
+        rng_fill_normal(rng, a, M * M, 0.0f, 2.0f);
+        softmax_rows(a, M, M);
+        for (int i = 0; i < M; i++) x[i] = 1.0;
+        double lam;
+        int it = spectral_power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
+        if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
+        if (it < 0) worst = INFINITY;                  // did not converge
+    }
+    return worst;
+}
+
+static void section_row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     report_section(r, "row-stochastic");
     double wmin = attn_min_weight(ex->w, R_N, R_N);
     double err = attn_row_sum_error(ex->w, R_N, R_N);
@@ -546,20 +578,7 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     printf("diagonal strength (mean A_ii) %.4f; uniform would be 1/6 = %.4f\n", diag,
            1.0 / R_N);
 
-    // Many random row-stochastic matrices: softmax of random scores.
-    enum { TRIALS = 200, M = 16 };
-    double worst = 0.0;
-    for (int t = 0; t < TRIALS; t++) {
-        float a[M * M];
-        double x[M];
-        rng_fill_normal(rng, a, M * M, 0.0f, 2.0f);
-        softmax_rows(a, M, M);
-        for (int i = 0; i < M; i++) x[i] = 1.0;
-        double lam;
-        int it = spectral_power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
-        if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
-        if (it < 0) worst = INFINITY;                  // did not converge
-    }
+    double worst = random_lambda_error(rng);
     snprintf(label, sizeof label, "%d random %dx%d matrices, max |lambda - 1|", TRIALS,
              M, M);
     report_check(r, label, worst, 1e-6);
@@ -586,7 +605,7 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
 // ---------------------------------------------------------------------------
 // 8. dropout on the attention weights
 
-static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
+static void section_dropout(report_t *r, rng_t *rng, const running_t *ex, float p,
                          int draws) {
     const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
 
@@ -672,17 +691,25 @@ int main(int argc, char **argv) {
     spread_t res[N_DK];   // score statistics per d_k, shared by two sections
     running_t ex;         // the 6 x 6 running example, set up by its section
 
-    four_steps(&r);
-    huge_logits(&r);
-    score_spread(&r, &rng, (int)samples, res);
-    print_saturation(&r, res, (int)samples);
-    jacobian_demo(&r);
-    running_example(&r, &rng, &ex);
-    temperature(&r, &ex);
-    geometry(&r, &ex);
-    angles(&r, &rng, (int)samples);
-    entropy(&r, &ex);
-    row_stochastic(&r, &rng, &ex);
-    dropout_demo(&r, &rng, &ex, (float)p, (int)draws);
+    steps_t st;           // the four steps on a tiny example
+    four_steps(&st);
+
+    section_inputs(&r, &st);
+    section_step_scores(&r, &st);
+    section_step_scale(&r, &st);
+    section_step_softmax(&r, &st);
+    section_step_sum(&r, &st);
+    section_huge_logits(&r);
+    section_score_spread(&r, &rng, (int)samples, res);
+    section_saturation(&r, res, (int)samples);
+    section_jacobian(&r);
+    section_running(&r, &rng, &ex);
+    section_temperature(&r, &ex);
+    section_geometry(&r, &ex);
+    section_angles(&r, &rng, (int)samples);
+    section_weights(&r, &ex);
+    section_entropy(&r, &ex);
+    section_row_stochastic(&r, &rng, &ex);
+    section_dropout(&r, &rng, &ex, (float)p, (int)draws);
     return report_close(&r) == 0 ? 0 : 1;
 }
