@@ -215,18 +215,13 @@ static void pattern_row(report_t *r, const char *name, const char *key,
     char k[64];
     snprintf(k, sizeof k, "pat_%s_class", key);
     report_text(r, k, kind);
-    snprintf(k, sizeof k, "pat_%s_locality", key);
-    report_value(r, k, "%.3f", s.locality);
-    snprintf(k, sizeof k, "pat_%s_diag", key);
-    report_value(r, k, "%.3f", s.diag);
-    snprintf(k, sizeof k, "pat_%s_sparsity", key);
-    report_value(r, k, "%.3f", s.sparsity);
-    snprintf(k, sizeof k, "pat_%s_entropy", key);
-    report_value(r, k, "%.3f", s.entropy);
-    snprintf(k, sizeof k, "pat_%s_ratio", key);
-    report_value(r, k, "%.3f", s.entropy_ratio);
-    snprintf(k, sizeof k, "pat_%s_max", key);
-    report_value(r, k, "%.3f", s.max_weight);
+    const struct { const char *name; double v; } fields[] = {
+        {"locality", s.locality}, {"diag", s.diag}, {"sparsity", s.sparsity},
+        {"entropy", s.entropy}, {"ratio", s.entropy_ratio}, {"max", s.max_weight}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        snprintf(k, sizeof k, "pat_%s_%s", key, fields[i].name);
+        report_value(r, k, "%.3f", fields[i].v);
+    }
 }
 
 // ---------------------------------------------------------------------------
