@@ -290,7 +290,6 @@ static void section_saturation(report_t *r, const spread_t *res, int samples) {
     report_value(r, "pmax_scaled_1024", "%.4f", res[10].pmax_scaled);
     report_value(r, "jac_raw_1024", "%.4f", res[10].jac_raw);
     report_value(r, "jac_scaled_1024", "%.4f", res[10].jac_scaled);
-    report_value(r, "pmax_uniform", "%.4f", 1.0 / samples);
 
     FILE *f = report_data(r, "saturation.dat");
     if (f) {
@@ -319,7 +318,6 @@ static void section_jacobian(report_t *r) {
         printf("trace J = %.4f\n", tr);
         if (c == 0) printf("\n");
         report_value(r, c == 0 ? "jac_trace_1" : "jac_trace_10", "%.4f", tr);
-        report_value(r, c == 0 ? "jac_p3_1" : "jac_p3_10", "%.4f", p[2]);
     }
 }
 
@@ -378,6 +376,7 @@ static void section_temperature(report_t *r, const running_t *ex) {
         put_row(w, R_N, 7);
         printf(" | %6.4f %7.4f %6.4f\n", h, exp(h), pmax);
         if (f) fprintf(f, "%.6f %.6f %.6f\n", temps[t], h, pmax);
+        if (t != 0 && t != 4) continue;   // the prose quotes the extremes
         char key[32];
         snprintf(key, sizeof key, "H_%s", keys[t]);
         report_value(r, key, "%.4f", h);
@@ -456,11 +455,8 @@ static void section_angles(report_t *r, rng_t *rng, int samples) {
                sa.std, pred);
         if (d == 1024) {
             report_value(r, "angle_std_1024", "%.2f", sa.std);
-            report_value(r, "angle_mean_1024", "%.2f", sa.mean);
             report_value(r, "angle_pred_1024", "%.2f", pred);
-            report_value(r, "norm_1024", "%.2f", sn.mean);
         }
-        if (d == 4) report_value(r, "angle_std_4", "%.2f", sa.std);
     }
     FILE *f = report_data(r, "angles.dat");
     if (f) {
@@ -513,7 +509,6 @@ static void section_entropy(report_t *r, const running_t *ex) {
     report_value(r, "H_low_range", "%.2f", exp(lo));
     report_text(r, "H_low_q", ql[ilo]);
     report_value(r, "H_low_max", "%.4f", attn_max_weight(ex->w + ilo * R_N, 1, R_N));
-    report_value(r, "H_high", "%.4f", hi);
     report_value(r, "H_high_range", "%.2f", exp(hi));
     report_text(r, "H_high_q", ql[ihi]);
 }

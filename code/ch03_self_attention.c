@@ -204,8 +204,18 @@ static void random_free(random_t *rd) {
 // ---------------------------------------------------------------------------
 // The pattern table
 
+// Is `field` one of the space-separated words of `list`?
+static int listed(const char *list, const char *field) {
+    size_t len = strlen(field);
+    for (const char *p = strstr(list, field); p; p = strstr(p + 1, field))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return 1;
+    return 0;
+}
+
+// One row of the pattern table; records as "pat_KEY_FIELD" the fields named in
+// `record` (class locality diag sparsity entropy ratio max) that the prose quotes.
 static void pattern_row(report_t *r, const char *name, const char *key,
-                        const float *w, int n) {
+                        const float *w, int n, const char *record) {
     pattern_stats_t s;
     pattern_measure(w, n, &s);
     const char *kind = pattern_name(pattern_classify(&s));
@@ -214,13 +224,13 @@ static void pattern_row(report_t *r, const char *name, const char *key,
            kind);
     char k[64];
     snprintf(k, sizeof k, "pat_%s_class", key);
-    report_text(r, k, kind);
+    if (listed(record, "class")) report_text(r, k, kind);
     const struct { const char *name; double v; } fields[] = {
         {"locality", s.locality}, {"diag", s.diag}, {"sparsity", s.sparsity},
         {"entropy", s.entropy}, {"ratio", s.entropy_ratio}, {"max", s.max_weight}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         snprintf(k, sizeof k, "pat_%s_%s", key, fields[i].name);
-        report_value(r, k, "%.3f", fields[i].v);
+        if (listed(record, fields[i].name)) report_value(r, k, "%.3f", fields[i].v);
     }
 }
 
@@ -247,11 +257,9 @@ static void section_simplified(report_t *r, example_t *ex) {
         char key[64];
         snprintf(key, sizeof key, "simple_self_%s", WORDS[i]);
         report_value(r, key, "%.4f", ex->w_simple[i * N_EX + i]);
-        snprintf(key, sizeof key, "simple_norm2_%s", WORDS[i]);
-        report_value(r, key, "%.2f", mat_dot(X_EX + i * D_EX, X_EX + i * D_EX, D_EX));
     }
+    report_value(r, "simple_norm2_cat", "%.2f", mat_dot(X_EX, X_EX, D_EX));
     report_value(r, "simple_score_cat_cat", "%.4f", s_simple[0]);
-    report_value(r, "simple_score_cat_hungry", "%.4f", s_simple[1]);
     report_value(r, "simple_diag", "%.4f", attn_diag_strength(ex->w_simple, N_EX));
 }
 
@@ -279,14 +287,20 @@ static void section_scores(report_t *r, const example_t *ex) {
         printf("%-7s looks most at %-7s (weight %.4f)\n", WORDS[i], WORDS[j],
                ex->w[i * N_EX + j]);
     }
-    for (int i = 0; i < N_EX; i++)
-        for (int j = 0; j < N_EX; j++) {
-            char key[64];
-            snprintf(key, sizeof key, "w_%s_%s", WORDS[i], WORDS[j]);
-            report_value(r, key, "%.4f", ex->w[i * N_EX + j]);
-            snprintf(key, sizeof key, "s_%s_%s", WORDS[i], WORDS[j]);
-            report_value(r, key, "%.4f", scores[i * N_EX + j]);
-        }
+    // The cells the prose quotes: (query, key) word indices.
+    const int w_cells[4][2] = {{0, 1}, {0, 2}, {1, 0}, {2, 0}};
+    const int s_cells[3][2] = {{2, 0}, {2, 1}, {2, 2}};
+    char key[64];
+    for (int c = 0; c < 4; c++) {
+        int i = w_cells[c][0], j = w_cells[c][1];
+        snprintf(key, sizeof key, "w_%s_%s", WORDS[i], WORDS[j]);
+        report_value(r, key, "%.4f", ex->w[i * N_EX + j]);
+    }
+    for (int c = 0; c < 3; c++) {
+        int i = s_cells[c][0], j = s_cells[c][1];
+        snprintf(key, sizeof key, "s_%s_%s", WORDS[i], WORDS[j]);
+        report_value(r, key, "%.4f", scores[i * N_EX + j]);
+    }
     report_value(r, "proj_diag", "%.4f", attn_diag_strength(ex->w, N_EX));
 }
 
@@ -304,7 +318,7 @@ static void section_outputs(report_t *r, const example_t *ex) {
     char b0[32], b1[32];
     printf("      = [%s, %s]\n", report_fmt_fixed(b0, sizeof b0, o0, 4),
            report_fmt_fixed(b1, sizeof b1, o1, 4));
-    for (int i = 0; i < N_EX; i++)
+    for (int i = 0; i < N_EX; i += 2)   // cat and meows
         for (int j = 0; j < DV_EX; j++) {
             char key[64];
             snprintf(key, sizeof key, "out_%s_%d", WORDS[i], j + 1);
@@ -345,18 +359,12 @@ static void section_complexity(report_t *r, int n, int d) {
     for (int i = 0; i < 3; i++)
         printf("%-16s %14.0f %16.0f %10.0f %6.0f\n", cost[i].name, cost[i].params,
                cost[i].macs, cost[i].sequential, cost[i].path);
-    const char *keys[3] = {"sa", "rnn", "fc"};
-    for (int i = 0; i < 3; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "cost_%s_params", keys[i]);
-        report_value(r, key, "%.0f", cost[i].params);
-        snprintf(key, sizeof key, "cost_%s_macs", keys[i]);
-        report_value(r, key, "%.0f", cost[i].macs);
-        snprintf(key, sizeof key, "cost_%s_seq", keys[i]);
-        report_value(r, key, "%.0f", cost[i].sequential);
-        snprintf(key, sizeof key, "cost_%s_path", keys[i]);
-        report_value(r, key, "%.0f", cost[i].path);
-    }
+    report_value(r, "cost_sa_params", "%.0f", cost[0].params);
+    report_value(r, "cost_sa_macs", "%.0f", cost[0].macs);
+    report_value(r, "cost_sa_seq", "%.0f", cost[0].sequential);
+    report_value(r, "cost_rnn_macs", "%.0f", cost[1].macs);
+    report_value(r, "cost_rnn_seq", "%.0f", cost[1].sequential);
+    report_value(r, "cost_fc_params", "%.0f", cost[2].params);
     report_value(r, "cost_n", "%.0f", n);
     report_value(r, "cost_d", "%.0f", d);
 }
@@ -505,6 +513,7 @@ static void section_patterns(report_t *r, const example_t *ex, const random_t *r
     int n = rd->n, d = rd->d;
     const pattern_kind_t kinds[4] = {PATTERN_DIAGONAL, PATTERN_LOCAL, PATTERN_GLOBAL,
                                      PATTERN_SPARSE};
+    const char *quoted[4] = {"diag", "diag locality", "ratio", "locality max sparsity"};
     float *pat[4];
     for (int i = 0; i < 4; i++) {
         pat[i] = xfloats(PROG, (size_t)n * n);
@@ -520,13 +529,14 @@ static void section_patterns(report_t *r, const example_t *ex, const random_t *r
         char name[32], key[32];
         snprintf(name, sizeof name, "made %s", pattern_name(kinds[i]));
         snprintf(key, sizeof key, "made_%s", pattern_name(kinds[i]));
-        pattern_row(r, name, key, pat[i], n);
+        pattern_row(r, name, key, pat[i], n, quoted[i]);
     }
-    pattern_row(r, "example, no weights", "ex_simple", ex->w_simple, N_EX);
-    pattern_row(r, "example, W_Q W_K W_V", "ex_proj", ex->w, N_EX);
-    pattern_row(r, "I love machine ...", "tokens", rd->w_tok, N_TOK);
-    pattern_row(r, "random x, no weights", "rand_simple", w_simple, n);
-    pattern_row(r, "random x, Xavier W", "rand_proj", rd->w, n);
+    pattern_row(r, "example, no weights", "ex_simple", ex->w_simple, N_EX,
+                "class diag ratio");
+    pattern_row(r, "example, W_Q W_K W_V", "ex_proj", ex->w, N_EX, "class locality");
+    pattern_row(r, "I love machine ...", "tokens", rd->w_tok, N_TOK, "class");
+    pattern_row(r, "random x, no weights", "rand_simple", w_simple, n, "class diag");
+    pattern_row(r, "random x, Xavier W", "rand_proj", rd->w, n, "class ratio");
 
     for (int i = 0; i < 4; i++) {
         char file[64];
