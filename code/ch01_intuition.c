@@ -13,7 +13,7 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "attention/kernel_regression.h"
 #include "base/mat.h"
 #include "program/report.h"
@@ -645,10 +645,9 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "chapter 1: attention as where to look; kernel regression",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 1};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     toy_t toy = toy_new((int)n_train, (float)width, cli.seed);
 
     section_it(&r);

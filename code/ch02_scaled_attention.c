@@ -11,7 +11,7 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "attention/dropout.h"
 #include "attention/geometry.h"
 #include "base/mat.h"
@@ -677,10 +677,9 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 2: scaled dot-product attention, step by step.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 2};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
     spread_t res[N_DK];   // score statistics per d_k, shared by two sections

@@ -12,7 +12,7 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "layers/linear.h"
 #include "base/mat.h"
 #include "attention/patterns.h"
@@ -566,10 +566,9 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 3: self-attention, from no weights to W_Q W_K W_V",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 3};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
     example_t *ex = example_new();

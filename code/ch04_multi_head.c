@@ -18,7 +18,7 @@
 
 #include "attention/attn_stats.h"
 #include "layers/block.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
 #include "layers/linear.h"
@@ -767,15 +767,15 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 4: multi-head attention, the Transformer block.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
+    report_t r;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     if (d_model % heads != 0) {
         fprintf(stderr, "%s: --d-model %ld is not divisible by --heads %ld\n", PROG,
                 d_model, heads);
+        report_close(&r);
         return 2;
     }
-    report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // a bad --data DIR
     rng_t rng;
     rng_seed(&rng, cli.seed);
     model_t md = model_new((int)seq_len, (int)d_model, (int)heads, &rng);

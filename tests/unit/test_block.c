@@ -177,9 +177,10 @@ Test(block, decoder_causal_mask_future_tokens_change_nothing_before) {
         int rc = decoder_block_forward(&b, x2, N, enc, M, NULL, NULL, y2, NULL, NULL);
         cr_assert_eq(rc, 0);
         for (int i = 0; i < t; i++)
-            cr_assert(mat_max_abs_diff(y + i * D, y2 + i * D, D) == 0.0, "t %d row %d", t,
-                      i);
-        cr_assert(mat_max_abs_diff(y + t * D, y2 + t * D, D) > 1e-4, "t %d row %d", t, t);
+            cr_assert(mat_max_abs_diff(y + i * D, y2 + i * D, D) == 0.0, "t %d row %d",
+                      t, i);
+        cr_assert(mat_max_abs_diff(y + t * D, y2 + t * D, D) > 1e-4, "t %d row %d", t,
+                  t);
     }
     decoder_block_free(&b);
 }
