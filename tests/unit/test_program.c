@@ -32,18 +32,14 @@ Test(program, help_exits_0, .init = cr_redirect_stdout) {
     cr_assert_eq(program_start(&cli, &r, 2, argv), 0);
 }
 
-Test(program, bad_option_exits_2, .init = cr_redirect_stderr) {
-    long n = 3;
-    cli_t cli = make_cli(&n);
-    char *argv[] = {"test", "--n", "11", NULL};
-    report_t r;
-    cr_assert_eq(program_start(&cli, &r, 3, argv), 2);
-}
-
-Test(program, unusable_data_dir_exits_2, .init = cr_redirect_stderr) {
-    long n = 3;
-    cli_t cli = make_cli(&n);
-    char *argv[] = {"test", "--data", "/nonexistent/dir/x", NULL};
-    report_t r;
-    cr_assert_eq(program_start(&cli, &r, 3, argv), 2);
+// A value out of range, and a --data directory that cannot be created.
+Test(program, bad_input_exits_2, .init = cr_redirect_stderr) {
+    char *cases[2][2] = {{"--n", "11"}, {"--data", "/nonexistent/dir/x"}};
+    for (int c = 0; c < 2; c++) {
+        long n = 3;
+        cli_t cli = make_cli(&n);
+        char *argv[] = {"test", cases[c][0], cases[c][1], NULL};
+        report_t r;
+        cr_assert_eq(program_start(&cli, &r, 3, argv), 2, "case %d", c);
+    }
 }
