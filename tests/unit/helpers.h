@@ -5,6 +5,7 @@
 #define TEST_HELPERS_H
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -38,6 +39,20 @@ static inline float *random_floats(rng_t *rng, size_t size) {
     cr_assert_not_null(x);
     rng_fill_normal(rng, x, (int)size, 0.0f, 1.0f);
     return x;
+}
+
+// w (rows, m) is row-stochastic: every weight in [0, 1], every row sums to 1
+// within tol.
+static inline void assert_row_stochastic(const float *w, int rows, int m, double tol) {
+    for (int r = 0; r < rows; r++) {
+        double s = 0.0;
+        for (int j = 0; j < m; j++) {
+            cr_assert(w[r * m + j] >= 0.0f && w[r * m + j] <= 1.0f, "w[%d][%d] = %g", r,
+                      j, (double)w[r * m + j]);
+            s += w[r * m + j];
+        }
+        cr_assert(fabs(s - 1.0) <= tol, "row %d sums to %.9f", r, s);
+    }
 }
 
 // Population mean and variance of x (d,).

@@ -12,6 +12,14 @@
 
 #include "helpers.h"
 
+// p <- Xavier-initialised (d_model, h) weights from rng, seeded with seed; the
+// test draws its inputs from the same rng afterwards.
+static void random_mha(mha_params_t *p, int d_model, int h, rng_t *rng, uint64_t seed) {
+    rng_seed(rng, seed);
+    cr_assert_eq(mha_alloc(p, d_model, h), 0);
+    mha_init(p, rng);
+}
+
 
 // ---------------------------------------------------------------------------
 // split and concat
@@ -234,9 +242,7 @@ Test(multihead, each_head_uses_only_its_own_columns) {
     enum { N = 4, D = 8, H = 2, DK = 4 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 6);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 6);
     float x[N * D], q[N * D], k[N * D], v[N * D], out[N * D], w[H * N * N];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     linear_forward(x, p.w_q, NULL, q, N, D, D);
@@ -264,21 +270,12 @@ Test(multihead, weights_are_row_stochastic_per_head) {
     enum { N = 3, M = 5, D = 12, H = 3 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 8);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 8);
     float xq[N * D], xkv[M * D], out[N * D], w[H * N * M];
     rng_fill_normal(&rng, xq, N * D, 0.0f, 1.0f);
     rng_fill_normal(&rng, xkv, M * D, 0.0f, 1.0f);
     cr_assert_eq(mha_forward(&p, xq, N, xkv, M, NULL, out, w), 0);
-    for (int r = 0; r < H * N; r++) {
-        double s = 0.0;
-        for (int j = 0; j < M; j++) {
-            cr_assert(w[r * M + j] >= 0.0f);
-            s += w[r * M + j];
-        }
-        cr_assert(fabs(s - 1.0) < 1e-6, "row %d sums to %f", r, s);
-    }
+    assert_row_stochastic(w, H * N, M, 1e-6);
     mha_free(&p);
 }
 
@@ -287,9 +284,7 @@ Test(multihead, mask_hides_keys_in_every_head) {
     enum { N = 3, M = 4, D = 8, H = 4 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 9);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 9);
     unsigned char mask[N * M];
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) mask[i * M + j] = j != 2 && i != 1;
@@ -319,9 +314,7 @@ Test(multihead, cross_attention_ignores_the_order_of_keys) {
     const int perm[M] = {2, 0, 3, 1};
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 12);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 12);
     float xq[N * D], xkv[M * D], xkv2[M * D], o1[N * D], o2[N * D];
     float w1[H * N * M], w2[H * N * M];
     rng_fill_normal(&rng, xq, N * D, 0.0f, 1.0f);
@@ -341,9 +334,7 @@ Test(multihead, null_weights_gives_the_same_output) {
     enum { N = 3, D = 8, H = 2 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 13);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 13);
     float x[N * D], o1[N * D], o2[N * D], o3[N * D], w[H * N * N];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     cr_assert_eq(mha_forward(&p, x, N, x, N, NULL, o1, w), 0);

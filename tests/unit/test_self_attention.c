@@ -86,8 +86,7 @@ Test(self_attn_forward, weights_are_row_stochastic) {
     float x[N * D], q[N * DK], k[N * DK], v[N * DV], w[N * N], out[N * DV];
     random_layer(&p, x, N, D, DK, DV, 11);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
-    for (int i = 0; i < N * N; i++) cr_assert(w[i] >= 0.0f && w[i] <= 1.0f);
-    cr_assert_lt(attn_row_sum_error(w, N, N), 1e-5);
+    assert_row_stochastic(w, N, N, 1e-5);
     self_attn_free(&p);
 }
 
