@@ -201,9 +201,12 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
 
-# Report snippet markers that no chapter shows (or that two chapters show).
-$(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh
-	$(Q)book/check-snippets.sh $(B) > $@.tmp || sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
+# Report what nothing uses: snippet markers that no chapter shows (or that two
+# chapters show), and values a program records that no chapter quotes.
+$(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh \
+    book/check-dead.sh
+	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp
+	$(Q)sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
 
 html: $(HTML) $(B)/snippet-report.txt
 

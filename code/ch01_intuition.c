@@ -13,13 +13,14 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "attention/kernel_regression.h"
 #include "base/mat.h"
 #include "program/report.h"
 #include "base/rng.h"
 #include "attention/scoring.h"
 #include "attention/softmax.h"
+#include "program/xalloc.h"
 
 static const char *PROG = "ch01_intuition";
 
@@ -34,15 +35,7 @@ static void print_bar(float w, int width) {
 
 // Mean squared difference of two length-n vectors.
 static double mse(const float *a, const float *b, int n) {
-    double acc = 0.0;
-    for (int i = 0; i < n; i++) acc += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
-    return acc / n;
-}
-
-static double vec_dist(const float *a, const float *b, int n) {
-    double acc = 0.0;
-    for (int i = 0; i < n; i++) acc += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
-    return sqrt(acc);
+    return mat_sq_dist(a, b, (size_t)n) / n;
 }
 
 // A ratio like 4.0e7 in words for the prose: "40 million".
@@ -170,12 +163,12 @@ static void section_note(report_t *r, uint64_t seed) {
         for (int t = 0; t < NOTE_T; t++) {
             note_step(a, xs + t * WORD_D, w, u);
             note_step(b, t == 0 ? first_b : xs + t * WORD_D, w, u);
-            gap_note[t] += vec_dist(a, b, NOTE_D) / NOTE_TRIALS;
+            gap_note[t] += sqrt(mat_sq_dist(a, b, NOTE_D)) / NOTE_TRIALS;
         }
         float a1[NOTE_D] = {0}, b1[NOTE_D] = {0};
         note_step(a1, xs, w, u);
         note_step(b1, first_b, w, u);
-        gap_first += vec_dist(a1, b1, NOTE_D) / NOTE_TRIALS;
+        gap_first += sqrt(mat_sq_dist(a1, b1, NOTE_D)) / NOTE_TRIALS;
     }
 
     report_section(r, "one small note");
@@ -344,7 +337,6 @@ static void section_scoring(report_t *r, uint64_t seed) {
     report_value(r, "score_dot_k1", "%.2f", sc[0][0]);
     report_value(r, "score_dot_k2", "%.2f", sc[0][1]);
     report_value(r, "score_cos_k1", "%.3f", sc[2][0]);
-    report_value(r, "score_cos_k2", "%.3f", sc[2][1]);
     report_value(r, "score_cos_k5", "%.3f", sc[2][4]);
     report_value(r, "score_dot_k5", "%.2f", sc[0][4]);
     report_value(r, "score_add_k1", "%.3f", sc[3][0]);
@@ -379,7 +371,7 @@ enum { NQ = 101 };   // queries on a grid 0, 0.05, ..., 5
 // Mean over queries of how many training points it takes, largest weight
 // first, to collect `mass` (e.g. 0.9) of a query's weight.
 static double mean_top_mass(const float *w, int n_q, int n_t, float mass) {
-    float *row = malloc(sizeof(float) * (size_t)n_t);
+    float *row = xfloats(PROG, (size_t)n_t);
     double total = 0.0;
     for (int i = 0; i < n_q; i++) {
         memcpy(row, w + i * n_t, sizeof(float) * (size_t)n_t);
@@ -407,6 +399,7 @@ typedef struct {
     float *w;             // (NQ, n_t) weights
     float *wt;            // (n_t, n_t) weights with the training x as queries
     float pred[NQ], *pred_t;
+    double ymean;         // mean of yt
 } toy_t;
 
 // Fit at width h: returns the test MSE (vs truth on the grid); *train_mse is
@@ -429,21 +422,13 @@ static void write_pred(report_t *r, const toy_t *t, const char *name) {
     report_data_close(r, f);
 }
 
-static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
-    toy_t t = {0};
-    t.n_t = n_t;
-    t.h = h;
-    t.noise = 0.5f;
-    t.xt = malloc(sizeof(float) * (size_t)n_t);
-    t.yt = malloc(sizeof(float) * (size_t)n_t);
-    t.w = malloc(sizeof(float) * (size_t)NQ * (size_t)n_t);
-    t.wt = malloc(sizeof(float) * (size_t)n_t * (size_t)n_t);
-    t.pred_t = malloc(sizeof(float) * (size_t)n_t);
-    if (!t.xt || !t.yt || !t.w || !t.wt || !t.pred_t) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        r->failed = 1;
-        goto done;
-    }
+static toy_t toy_new(int n_t, float h, uint64_t seed) {
+    toy_t t = {.n_t = n_t, .h = h, .noise = 0.5f};
+    t.xt = xfloats(PROG, (size_t)n_t);
+    t.yt = xfloats(PROG, (size_t)n_t);
+    t.w = xfloats(PROG, (size_t)NQ * n_t);
+    t.wt = xfloats(PROG, (size_t)n_t * n_t);
+    t.pred_t = xfloats(PROG, (size_t)n_t);
     rng_t rng;
     rng_seed(&rng, seed + 3);
     make_toy_data(&rng, t.xt, t.yt, n_t, t.noise);
@@ -451,128 +436,122 @@ static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
         t.xq[i] = 5.0f * (float)i / (float)(NQ - 1);
         t.yq[i] = truth(t.xq[i]);
     }
-    double ymean = 0.0;
-    for (int j = 0; j < n_t; j++) ymean += t.yt[j] / n_t;
+    t.ymean = 0.0;
+    for (int j = 0; j < n_t; j++) t.ymean += t.yt[j] / n_t;
+    return t;
+}
 
+static void toy_free(toy_t *t) {
+    free(t->xt);
+    free(t->yt);
+    free(t->w);
+    free(t->wt);
+    free(t->pred_t);
+}
+
+static void section_toy_data(report_t *r, const toy_t *t) {
+    int n_t = t->n_t;
     report_section(r, "toy data");
-    printf("y = 2 sin(x) + x^0.8 + noise, noise std %.2f, %d points\n\n", t.noise, n_t);
+    printf("y = 2 sin(x) + x^0.8 + noise, noise std %.2f, %d points\n\n", t->noise,
+           n_t);
     printf("%4s %8s %8s %8s\n", "j", "x_j", "y_j", "truth");
     for (int j = 0; j < n_t; j += (n_t + 7) / 8)
-        printf("%4d %8.3f %8.3f %8.3f\n", j, t.xt[j], t.yt[j], truth(t.xt[j]));
-    printf("\nmean of all y_j: %.4f\n", ymean);
+        printf("%4d %8.3f %8.3f %8.3f\n", j, t->xt[j], t->yt[j], truth(t->xt[j]));
+    printf("\nmean of all y_j: %.4f\n", t->ymean);
     FILE *f = report_data(r, "nw_train.dat");
     if (f)
-        for (int j = 0; j < n_t; j++) fprintf(f, "%.6f %.6f\n", t.xt[j], t.yt[j]);
+        for (int j = 0; j < n_t; j++) fprintf(f, "%.6f %.6f\n", t->xt[j], t->yt[j]);
     report_data_close(r, f);
     report_value(r, "nw_n_train", "%.0f", n_t);
     report_value(r, "nw_n_query", "%.0f", NQ);
-    report_value(r, "nw_noise", "%.1f", t.noise);
-    report_value(r, "nw_ymean", "%.3f", ymean);
+    report_value(r, "nw_noise", "%.1f", t->noise);
+    report_value(r, "nw_ymean", "%.3f", t->ymean);
+}
 
-    // --- the fit at the chosen width, and who each query listens to.
+// top (3,) <- indices of the (up to) three largest entries of row (n,),
+// largest first; returns how many.
+static int top3(const float *row, int n, int top[3]) {
+    int n_top = n < 3 ? n : 3;
+    top[0] = top[1] = top[2] = -1;
+    for (int s = 0; s < n_top; s++)
+        for (int j = 0; j < n; j++) {
+            if (j == top[0] || j == top[1]) continue;
+            if (top[s] < 0 || row[j] > row[top[s]]) top[s] = j;
+        }
+    return n_top;
+}
+
+// The fit at the chosen width, and who each query listens to.
+static void section_kernel(report_t *r, toy_t *t) {
+    int n_t = t->n_t;
     double train_mse, eff;
-    double test_mse = fit(&t, h, &train_mse, &eff);
-    write_pred(r, &t, "nw_fit.dat");
-    f = report_data(r, "nw_weights.dat");
-    report_write_matrix(f, t.w, NQ, n_t, NULL, NULL);
+    double test_mse = fit(t, t->h, &train_mse, &eff);
+    write_pred(r, t, "nw_fit.dat");
+    FILE *f = report_data(r, "nw_weights.dat");
+    report_write_matrix(f, t->w, NQ, n_t, NULL, NULL);
     report_data_close(r, f);
 
     report_section(r, "kernel regression");
-    printf("width h = %.2f\n\n", h);
+    printf("width h = %.2f\n\n", t->h);
     printf("%6s %8s %8s   %s\n", "query", "f(x)", "truth",
            "three largest weights (x_j)");
     const int picks[3] = {20, 50, 80};   // x = 1.0, 2.5, 4.0
     for (int p = 0; p < 3; p++) {
-        int i = picks[p];
-        const float *row = t.w + i * n_t;
-        int top[3] = {-1, -1, -1}, n_top = n_t < 3 ? n_t : 3;
+        int i = picks[p], top[3];
+        const float *row = t->w + i * n_t;
+        int n_top = top3(row, n_t, top);
+        printf("%6.2f %8.3f %8.3f  ", t->xq[i], t->pred[i], t->yq[i]);
         for (int s = 0; s < n_top; s++)
-            for (int j = 0; j < n_t; j++) {
-                if (j == top[0] || j == top[1]) continue;
-                if (top[s] < 0 || row[j] > row[top[s]]) top[s] = j;
-            }
-        printf("%6.2f %8.3f %8.3f  ", t.xq[i], t.pred[i], t.yq[i]);
-        for (int s = 0; s < n_top; s++)
-            printf(" %.3f (%.2f)", row[top[s]], t.xt[top[s]]);
+            printf(" %.3f (%.2f)", row[top[s]], t->xt[top[s]]);
         printf("\n");
         if (p == 1) {
-            report_value(r, "nw_q", "%.1f", t.xq[i]);
-            report_value(r, "nw_q_pred", "%.3f", t.pred[i]);
-            report_value(r, "nw_q_truth", "%.3f", t.yq[i]);
+            report_value(r, "nw_q", "%.1f", t->xq[i]);
+            report_value(r, "nw_q_pred", "%.3f", t->pred[i]);
+            report_value(r, "nw_q_truth", "%.3f", t->yq[i]);
             report_value(r, "nw_q_top_w", "%.3f", row[top[0]]);
-            report_value(r, "nw_q_top_x", "%.2f", t.xt[top[0]]);
+            report_value(r, "nw_q_top_x", "%.2f", t->xt[top[0]]);
         }
     }
     printf("\ntest MSE vs truth %.4f, train MSE %.4f, effective points %.1f\n",
            test_mse, train_mse, eff);
-    report_value(r, "nw_h", "%.2f", h);
-    report_value(r, "nw_pred_0", "%.2f", t.pred[0]);
-    report_value(r, "nw_truth_0", "%.2f", t.yq[0]);
+    report_value(r, "nw_h", "%.2f", t->h);
+    report_value(r, "nw_pred_0", "%.2f", t->pred[0]);
+    report_value(r, "nw_truth_0", "%.2f", t->yq[0]);
     report_value(r, "nw_test_mse", "%.4f", test_mse);
-    report_value(r, "nw_eff", "%.1f", eff);
+}
 
-    // --- the width sweep: printed table, figure panels and the MSE curve.
-    report_section(r, "kernel width");
-    printf("%8s %12s %12s %12s %10s\n", "h", "train MSE", "test MSE", "eff. points",
-           "90% mass");
-    const float widths[] = {0.01f, 0.03f, 0.1f, 0.3f, 1.0f, 3.0f, 10.0f, 100.0f};
-    const int nw = (int)(sizeof widths / sizeof widths[0]);
-    for (int k = 0; k < nw; k++) {
-        double tr, ef;
-        double te = fit(&t, widths[k], &tr, &ef);
-        double top90 = mean_top_mass(t.w, NQ, n_t, 0.9f);
-        printf("%8.2f %12.4f %12.4f %12.1f %10.1f\n", widths[k], tr, te, ef, top90);
-        if (k == 0) {
-            report_value(r, "nw_tiny_h", "%g", widths[k]);
-            report_value(r, "nw_tiny_train", "%.4f", tr);
-            report_value(r, "nw_tiny_eff", "%.1f", ef);
-        }
-        if (k == nw - 1) {
-            report_value(r, "nw_huge_h", "%g", widths[k]);
-            double dev = 0.0;   // farthest prediction from the global mean
-            for (int i = 0; i < NQ; i++)
-                if (fabs(t.pred[i] - ymean) > dev) dev = fabs(t.pred[i] - ymean);
-            printf("\nh = %g: every prediction is within %.4f of the mean of y_j\n",
-                   widths[k], dev);
-            report_value(r, "nw_huge_dev", "%.4f", dev);
-            report_value(r, "nw_huge_test", "%.3f", te);
-        }
-        
-    }
-
-    // Four widths for the side-by-side figure.
+// Figure data: the fits and weights at four widths side by side.
+static void write_panels(report_t *r, toy_t *t) {
     const float panel[4] = {0.03f, 0.3f, 1.0f, 3.0f};
-    float *preds = malloc(sizeof(float) * 4 * NQ);
-    if (!preds) {
-        r->failed = 1;
-        goto done;
-    }
+    float *preds = xfloats(PROG, 4 * NQ);
     for (int k = 0; k < 4; k++) {
         char name[32];
-        fit(&t, panel[k], NULL, NULL);
-        memcpy(preds + k * NQ, t.pred, sizeof(float) * NQ);
+        fit(t, panel[k], NULL, NULL);
+        memcpy(preds + k * NQ, t->pred, sizeof(float) * NQ);
         snprintf(name, sizeof name, "nw_panel_%d", k + 1);
         report_value(r, name, "%g", panel[k]);
         snprintf(name, sizeof name, "nw_weights_%d.dat", k + 1);
-        f = report_data(r, name);
-        report_write_matrix(f, t.w, NQ, n_t, NULL, NULL);
+        FILE *f = report_data(r, name);
+        report_write_matrix(f, t->w, NQ, t->n_t, NULL, NULL);
         report_data_close(r, f);
     }
-    f = report_data(r, "nw_widths.dat");
+    FILE *f = report_data(r, "nw_widths.dat");
     if (f)
         for (int i = 0; i < NQ; i++)
-            fprintf(f, "%.4f %.6f %.6f %.6f %.6f %.6f\n", t.xq[i], t.yq[i], preds[i],
+            fprintf(f, "%.4f %.6f %.6f %.6f %.6f %.6f\n", t->xq[i], t->yq[i], preds[i],
                     preds[NQ + i], preds[2 * NQ + i], preds[3 * NQ + i]);
     report_data_close(r, f);
     free(preds);
+}
 
-    // A fine sweep of h for the MSE figure; remember the best width.
-    f = report_data(r, "nw_mse.dat");
+// A fine sweep of h for the MSE figure: prints and records the best width.
+static void sweep_widths(report_t *r, toy_t *t) {
+    FILE *f = report_data(r, "nw_mse.dat");
     double best_te = INFINITY, best_h = 0.0;
     for (int k = 0; k <= 60; k++) {
         float hk = 0.01f * powf(1000.0f, (float)k / 60.0f);   // 0.01 .. 10
         double tr;
-        double te = fit(&t, hk, &tr, NULL);
+        double te = fit(t, hk, &tr, NULL);
         if (te < best_te) {
             best_te = te;
             best_h = hk;
@@ -583,35 +562,66 @@ static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
     printf("best width on the grid: h = %.3f, test MSE %.4f\n", best_h, best_te);
     report_value(r, "nw_best_h", "%.2f", best_h);
     report_value(r, "nw_best_mse", "%.4f", best_te);
+}
 
-    // --- the three promises, measured on the toy problem.
-    report_section(r, "three promises");
-    double te_h = fit(&t, h, NULL, NULL);
-    double top90 = mean_top_mass(t.w, NQ, n_t, 0.9f);
-    double top99 = mean_top_mass(t.w, NQ, n_t, 0.99f);
-    float *flat = malloc(sizeof(float) * NQ);
-    double te_mean = 0.0;
-    if (flat) {
-        for (int i = 0; i < NQ; i++) flat[i] = (float)ymean;
-        te_mean = mse(flat, t.yq, NQ);
-        free(flat);
+// The width sweep: printed table, figure panels and the MSE curve.
+static void section_widths(report_t *r, toy_t *t) {
+    report_section(r, "kernel width");
+    printf("%8s %12s %12s %12s %10s\n", "h", "train MSE", "test MSE", "eff. points",
+           "90% mass");
+    const float widths[] = {0.01f, 0.03f, 0.1f, 0.3f, 1.0f, 3.0f, 10.0f, 100.0f};
+    const int nw = (int)(sizeof widths / sizeof widths[0]);
+    for (int k = 0; k < nw; k++) {
+        double tr, ef;
+        double te = fit(t, widths[k], &tr, &ef);
+        double top90 = mean_top_mass(t->w, NQ, t->n_t, 0.9f);
+        printf("%8.2f %12.4f %12.4f %12.1f %10.1f\n", widths[k], tr, te, ef, top90);
+        if (k == 0) {
+            report_value(r, "nw_tiny_h", "%g", widths[k]);
+            report_value(r, "nw_tiny_train", "%.4f", tr);
+            report_value(r, "nw_tiny_eff", "%.1f", ef);
+        }
+        if (k == nw - 1) {
+            report_value(r, "nw_huge_h", "%g", widths[k]);
+            double dev = 0.0;   // farthest prediction from the global mean
+            for (int i = 0; i < NQ; i++) dev = fmax(dev, fabs(t->pred[i] - t->ymean));
+            printf("\nh = %g: every prediction is within %.4f of the mean of y_j\n",
+                   widths[k], dev);
+            report_value(r, "nw_huge_dev", "%.4f", dev);
+            report_value(r, "nw_huge_test", "%.3f", te);
+        }
     }
+    write_panels(r, t);
+    sweep_widths(r, t);
+}
+
+// The three promises, measured on the toy problem.
+static void section_promises(report_t *r, toy_t *t) {
+    int n_t = t->n_t;
+    float h = t->h;
+    report_section(r, "three promises");
+    double te_h = fit(t, h, NULL, NULL);
+    double top90 = mean_top_mass(t->w, NQ, n_t, 0.9f);
+    double top99 = mean_top_mass(t->w, NQ, n_t, 0.99f);
+    float flat[NQ];
+    for (int i = 0; i < NQ; i++) flat[i] = (float)t->ymean;
+    double te_mean = mse(flat, t->yq, NQ);
     printf("accuracy:  test MSE, plain average of all y_j   %8.4f\n", te_mean);
     printf("           test MSE, attention pooling h = %.2f %8.4f\n", h, te_h);
     printf("focus:     points holding 90%% of a query's weight %6.1f of %d\n", top90,
            n_t);
     printf("           points holding 99%% of a query's weight %6.1f of %d\n", top99,
            n_t);
-    int i = 50;
-    const float *row = t.w + i * n_t;
-    int near = 0;
-    for (int j = 0; j < n_t; j++)
-        if (fabsf(t.xt[j] - t.xq[i]) < 2.0f * h) near++;
+    int i = 50, near = 0;
+    const float *row = t->w + i * n_t;
     double mass_near = 0.0;
     for (int j = 0; j < n_t; j++)
-        if (fabsf(t.xt[j] - t.xq[i]) < 2.0f * h) mass_near += row[j];
+        if (fabsf(t->xt[j] - t->xq[i]) < 2.0f * h) {
+            near++;
+            mass_near += row[j];
+        }
     printf("reading:   query x = %.2f puts %.3f of its weight on the %d points\n",
-           t.xq[i], mass_near, near);
+           t->xq[i], mass_near, near);
     printf("           within 2h of it\n");
     report_value(r, "pr_mean_mse", "%.3f", te_mean);
     report_value(r, "pr_attn_mse", "%.4f", te_h);
@@ -619,13 +629,6 @@ static void section_kernel(report_t *r, uint64_t seed, int n_t, float h) {
     report_value(r, "pr_top99", "%.1f", top99);
     report_value(r, "pr_near_mass", "%.3f", mass_near);
     report_value(r, "pr_near_n", "%.0f", near);
-
-done:
-    free(t.xt);
-    free(t.yt);
-    free(t.w);
-    free(t.wt);
-    free(t.pred_t);
 }
 
 // ---------------------------------------------------------------------------
@@ -634,23 +637,29 @@ int main(int argc, char **argv) {
     long n_train = 50;
     double width = 0.3;
     const cli_opt_t opts[] = {
-        {"--n-train", "N", "training points for kernel regression", CLI_INT, &n_train,
-         NULL, 2, 2000},
-        {"--width", "H", "kernel width h", CLI_REAL, NULL, &width, 0.01, 100},
+        {.name = "--n-train", .meta = "N", .help = "points of the toy data set",
+         .kind = CLI_INT, .ival = &n_train, .min = 2, .max = 2000},
+        {.name = "--width", .meta = "H", .help = "kernel width h", .kind = CLI_REAL,
+         .rval = &width, .min = 0.01, .max = 100},
     };
-    cli_t cli = {PROG, "chapter 1: attention as where to look; kernel regression",
-                 opts, 2, 1, NULL};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc == CLI_ERROR) return 2;
-    if (rc == CLI_DONE) return 0;
-
+    cli_t cli = {.program = PROG,
+                 .summary = "chapter 1: attention as where to look; kernel regression",
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 1};
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
+    toy_t toy = toy_new((int)n_train, (float)width, cli.seed);
+
     section_it(&r);
     section_note(&r, cli.seed);
     section_bookstore(&r);
     section_cat(&r);
     section_scoring(&r, cli.seed);
-    section_kernel(&r, cli.seed, (int)n_train, (float)width);
+    section_toy_data(&r, &toy);
+    section_kernel(&r, &toy);
+    section_widths(&r, &toy);
+    section_promises(&r, &toy);
+
+    toy_free(&toy);
     return report_close(&r) == 0 ? 0 : 1;
 }

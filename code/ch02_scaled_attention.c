@@ -11,7 +11,7 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "attention/dropout.h"
 #include "attention/geometry.h"
 #include "base/mat.h"
@@ -20,6 +20,7 @@
 #include "attention/softmax.h"
 #include "attention/spectral.h"
 #include "base/stats.h"
+#include "program/xalloc.h"
 
 static const char *PROG = "ch02_scaled_attention";
 
@@ -42,14 +43,35 @@ static void put_row(const float *x, int n, int w) {
     for (int i = 0; i < n; i++) put_num(x[i], w);
 }
 
-// labels "q1".."qn" (prefix 'q') into storage; returns the pointer array.
-static const char **make_labels(char store[][16], const char **ptrs, int n,
-                                char prefix) {
+// Row and column labels "q1".."qn" (prefix 'q'), at most 8 of them.
+typedef struct {
+    char text[8][4];
+    const char *at[8];
+} labels_t;
+
+static void labels_init(labels_t *l, char prefix, int n) {
     for (int i = 0; i < n; i++) {
-        snprintf(store[i], 16, "%c%d", prefix, i + 1);
-        ptrs[i] = store[i];
+        snprintf(l->text[i], sizeof l->text[i], "%c%d", prefix, i + 1);
+        l->at[i] = l->text[i];
     }
-    return ptrs;
+}
+
+// Print "LABEL" and the sum of each row of a (n, m), with 4 decimals.
+static void print_row_sums(const char *label, const float *a, int n, int m) {
+    printf("%s", label);
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < m; j++) s += a[i * m + j];
+        printf(" %.4f", s);
+    }
+    printf("\n");
+}
+
+// Mean over the rows of w (n, m) of the largest weight in the row.
+static double mean_max_weight(const float *w, int n, int m) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += attn_max_weight(w + i * m, 1, m);
+    return sum / n;
 }
 
 // ---------------------------------------------------------------------------
@@ -61,86 +83,91 @@ static const float TQ[T_N * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 1, 1};
 static const float TK[T_M * T_DK] = {1, 0, 1, 0,  0, 1, 0, 1,  1, 1, 0, 0};
 static const float TV[T_M * T_DV] = {1, 0,  0, 1,  1, 1};
 
-static void four_steps(report_t *r) {
-    char qs[T_N][16], ks[T_M][16], vs[T_M][16];
-    const char *ql[T_N], *kl[T_M], *vl[T_M];
-    make_labels(qs, ql, T_N, 'q');
-    make_labels(ks, kl, T_M, 'k');
-    make_labels(vs, vl, T_M, 'v');
-    const char *dims[] = {"1", "2", "3", "4"};
-
-    report_section(r, "four steps: inputs");
-    printf("Q (3 queries, d_k = 4)\n");
-    report_print_matrix(TQ, T_N, T_DK, 6, 1, ql, dims);
-    printf("K (3 keys, d_k = 4)\n");
-    report_print_matrix(TK, T_M, T_DK, 6, 1, kl, dims);
-    printf("V (3 values, d_v = 2)\n");
-    report_print_matrix(TV, T_M, T_DV, 6, 1, vl, dims);
-
-    // snippet: four_steps
+typedef struct {
     float scores[T_N * T_M], weights[T_N * T_M], out[T_N * T_DV];
+    labels_t q, k, v;
+} steps_t;
+
+static const char *const DIMS[] = {"1", "2", "3", "4"};
+
+// The four steps, all at once; the sections below print them one by one.
+static void four_steps(steps_t *st) {
+    labels_init(&st->q, 'q', T_N);
+    labels_init(&st->k, 'k', T_M);
+    labels_init(&st->v, 'v', T_M);
+    float *scores = st->scores, *weights = st->weights, *out = st->out;
+    // snippet: four_steps
     mat_mul_bt(TQ, TK, scores, T_N, T_DK, T_M);        // 1. scores  S = Q K^T
-    memcpy(weights, scores, sizeof scores);
+    memcpy(weights, scores, sizeof(float) * T_N * T_M);
     mat_scale(weights, T_N * T_M, 1.0f / sqrtf(T_DK));  // 2. scale   S / sqrt(d_k)
     softmax_rows(weights, T_N, T_M);                    // 3. softmax along each row
     attention_combine(weights, TV, out, T_N, T_M, T_DV); // 4. output  A V
     // end snippet
+}
 
+static void section_inputs(report_t *r, const steps_t *st) {
+    report_section(r, "four steps: inputs");
+    printf("Q (3 queries, d_k = 4)\n");
+    report_print_matrix(TQ, T_N, T_DK, 6, 1, st->q.at, DIMS);
+    printf("K (3 keys, d_k = 4)\n");
+    report_print_matrix(TK, T_M, T_DK, 6, 1, st->k.at, DIMS);
+    printf("V (3 values, d_v = 2)\n");
+    report_print_matrix(TV, T_M, T_DV, 6, 1, st->v.at, DIMS);
+}
+
+static void section_step_scores(report_t *r, const steps_t *st) {
     report_section(r, "step 1: scores");
     printf("S = Q K^T (row = query, column = key)\n");
-    report_print_matrix(scores, T_N, T_M, 8, 4, ql, kl);
+    report_print_matrix(st->scores, T_N, T_M, 8, 4, st->q.at, st->k.at);
+    report_value(r, "ex_s11", "%.0f", st->scores[0]);
+    report_value(r, "ex_s12", "%.0f", st->scores[1]);
+    report_value(r, "ex_s13", "%.0f", st->scores[2]);
+}
 
+static void section_step_scale(report_t *r, const steps_t *st) {
     float scaled[T_N * T_M];
-    memcpy(scaled, scores, sizeof scores);
+    memcpy(scaled, st->scores, sizeof scaled);
     mat_scale(scaled, T_N * T_M, 1.0f / sqrtf(T_DK));
     report_section(r, "step 2: scale");
     printf("S / sqrt(d_k) = S / %.4f\n", sqrt(T_DK));
-    report_print_matrix(scaled, T_N, T_M, 8, 4, ql, kl);
-
-    report_section(r, "step 3: softmax");
-    printf("A = softmax(S / sqrt(d_k)), row by row\n");
-    report_print_matrix(weights, T_N, T_M, 8, 4, ql, kl);
-    printf("row sums:");
-    for (int i = 0; i < T_N; i++) {
-        double s = 0.0;
-        for (int j = 0; j < T_M; j++) s += weights[i * T_M + j];
-        printf("  %.4f", s);
-    }
-    printf("\n");
-
-    report_section(r, "step 4: weighted sum");
-    printf("O = A V (one output row per query)\n");
-    report_print_matrix(out, T_N, T_DV, 8, 4, ql, dims);
-
-    // The same through the library's one call.
-    float out2[T_N * T_DV], w2[T_N * T_M];
-    attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
-    double diff = 0.0;
-    for (int i = 0; i < T_N * T_DV; i++)
-        if (fabs(out2[i] - out[i]) > diff) diff = fabs(out2[i] - out[i]);
-    printf("attention_forward() gives the same O: max |difference| = %.2g\n", diff);
-
+    report_print_matrix(scaled, T_N, T_M, 8, 4, st->q.at, st->k.at);
     report_value(r, "ex_scale", "%.0f", sqrt(T_DK));
-    report_value(r, "ex_s11", "%.0f", scores[0]);
-    report_value(r, "ex_s12", "%.0f", scores[1]);
-    report_value(r, "ex_s13", "%.0f", scores[2]);
     report_value(r, "ex_c11", "%.1f", scaled[0]);
     report_value(r, "ex_c12", "%.1f", scaled[1]);
     report_value(r, "ex_c13", "%.1f", scaled[2]);
-    report_value(r, "ex_a11", "%.4f", weights[0]);
-    report_value(r, "ex_a12", "%.4f", weights[1]);
-    report_value(r, "ex_a13", "%.4f", weights[2]);
-    report_value(r, "ex_a31", "%.4f", weights[6]);
-    report_value(r, "ex_o11", "%.4f", out[0]);
-    report_value(r, "ex_o12", "%.4f", out[1]);
-    report_value(r, "ex_o31", "%.4f", out[4]);
+}
+
+static void section_step_softmax(report_t *r, const steps_t *st) {
+    report_section(r, "step 3: softmax");
+    printf("A = softmax(S / sqrt(d_k)), row by row\n");
+    report_print_matrix(st->weights, T_N, T_M, 8, 4, st->q.at, st->k.at);
+    report_check(r, "largest |row sum - 1|", attn_row_sum_error(st->weights, T_N, T_M),
+                 1e-6);
+    report_value(r, "ex_a11", "%.4f", st->weights[0]);
+    report_value(r, "ex_a12", "%.4f", st->weights[1]);
+    report_value(r, "ex_a13", "%.4f", st->weights[2]);
+    report_value(r, "ex_a31", "%.4f", st->weights[6]);
+}
+
+static void section_step_sum(report_t *r, const steps_t *st) {
+    report_section(r, "step 4: weighted sum");
+    printf("O = A V (one output row per query)\n");
+    report_print_matrix(st->out, T_N, T_DV, 8, 4, st->q.at, DIMS);
+    // The same through the library's one call.
+    float out2[T_N * T_DV], w2[T_N * T_M];
+    attention_forward(TQ, TK, TV, NULL, out2, w2, T_N, T_M, T_DK, T_DV);
+    double diff = mat_max_abs_diff(out2, st->out, T_N * T_DV);
+    report_check(r, "attention_forward() == the four steps, max |diff|", diff, 1e-6);
+    report_value(r, "ex_o11", "%.4f", st->out[0]);
+    report_value(r, "ex_o12", "%.4f", st->out[1]);
+    report_value(r, "ex_o31", "%.4f", st->out[4]);
     report_value(r, "ex_diff", "%.2g", diff);
 }
 
 // ---------------------------------------------------------------------------
 // 2. naive vs stable softmax on large logits
 
-static void huge_logits(report_t *r) {
+static void section_huge_logits(report_t *r) {
     enum { ROWS = 7 };
     static const float logits[ROWS][3] = {
         {1, 2, 3},       {1001, 1002, 1003}, {-1001, -1000, -999},
@@ -190,29 +217,16 @@ typedef struct {
 // 1 - sum_j p_j^2 (the trace of the softmax Jacobian diag(p) - p p^T).
 static void saturation(float *x, int n, int m, double *pmax, double *jac) {
     softmax_rows(x, n, m);
-    *pmax = 0.0;
+    *pmax = mean_max_weight(x, n, m);
     *jac = 0.0;
-    for (int i = 0; i < n; i++) {
-        double sq = 0.0;
-        *pmax += attn_max_weight(x + i * m, 1, m);
-        for (int j = 0; j < m; j++) sq += (double)x[i * m + j] * x[i * m + j];
-        *jac += 1.0 - sq;
-    }
-    *pmax /= n;
+    for (int i = 0; i < n; i++) *jac += 1.0 - mat_dot(x + i * m, x + i * m, m);
     *jac /= n;
 }
 
-static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
+static void section_score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
     int n = samples;
-    float *q = malloc((size_t)n * 1024 * sizeof *q);
-    float *k = malloc((size_t)n * 1024 * sizeof *k);
-    float *raw = malloc((size_t)n * n * sizeof *raw);
-    float *scaled = malloc((size_t)n * n * sizeof *scaled);
-    if (!q || !k || !raw || !scaled) {
-        free(q), free(k), free(raw), free(scaled);
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        return -1;
-    }
+    float *q = xfloats(PROG, (size_t)n * 1024), *k = xfloats(PROG, (size_t)n * 1024);
+    float *raw = xfloats(PROG, (size_t)n * n), *scaled = xfloats(PROG, (size_t)n * n);
     // snippet: score_spread
     for (int e = 0; e < N_DK; e++) {
         int d_k = 1 << e;                               // 1, 2, 4, ..., 1024
@@ -232,8 +246,8 @@ static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
 
     report_section(r, "score spread");
     printf("%d queries x %d keys, components ~ N(0, 1)\n", n, n);
-    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "", "raw q.k", "", "", "", "scaled",
-           "", "");
+    printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "", "raw q.k", "", "", "",
+           "scaled", "", "");
     printf("%5s | %8s %8s %8s | %9s | %7s %7s %7s\n", "d_k", "mean", "std", "max",
            "sqrt(d_k)", "mean", "std", "max");
     for (int e = 2; e < N_DK; e += 2) {
@@ -253,17 +267,17 @@ static int score_spread(report_t *r, rng_t *rng, int samples, spread_t *res) {
 
     FILE *f = report_data(r, "spread.dat");
     if (f) {
-        fprintf(f, "# d_k raw_mean raw_std raw_max scaled_mean scaled_std scaled_max\n");
+        fprintf(f, "# d_k raw_mean raw_std raw_max "
+                   "scaled_mean scaled_std scaled_max\n");
         for (int e = 0; e < N_DK; e++)
-            fprintf(f, "%d %.6f %.6f %.6f %.6f %.6f %.6f\n", res[e].d_k, res[e].raw.mean,
-                    res[e].raw.std, res[e].raw.max, res[e].scaled.mean,
-                    res[e].scaled.std, res[e].scaled.max);
+            fprintf(f, "%d %.6f %.6f %.6f %.6f %.6f %.6f\n", res[e].d_k,
+                    res[e].raw.mean, res[e].raw.std, res[e].raw.max,
+                    res[e].scaled.mean, res[e].scaled.std, res[e].scaled.max);
     }
     report_data_close(r, f);
-    return 0;
 }
 
-static void print_saturation(report_t *r, const spread_t *res, int samples) {
+static void section_saturation(report_t *r, const spread_t *res, int samples) {
     report_section(r, "saturation");
     printf("softmax over %d keys, mean over %d queries\n", samples, samples);
     printf("%5s | %18s | %18s\n", "", "largest weight", "trace J = 1-sum p^2");
@@ -276,7 +290,6 @@ static void print_saturation(report_t *r, const spread_t *res, int samples) {
     report_value(r, "pmax_scaled_1024", "%.4f", res[10].pmax_scaled);
     report_value(r, "jac_raw_1024", "%.4f", res[10].jac_raw);
     report_value(r, "jac_scaled_1024", "%.4f", res[10].jac_scaled);
-    report_value(r, "pmax_uniform", "%.4f", 1.0 / samples);
 
     FILE *f = report_data(r, "saturation.dat");
     if (f) {
@@ -288,7 +301,7 @@ static void print_saturation(report_t *r, const spread_t *res, int samples) {
     report_data_close(r, f);
 }
 
-static void jacobian_demo(report_t *r) {
+static void section_jacobian(report_t *r) {
     report_section(r, "jacobian");
     static const float base[3] = {1, 2, 3};
     for (int c = 0; c < 2; c++) {
@@ -305,7 +318,6 @@ static void jacobian_demo(report_t *r) {
         printf("trace J = %.4f\n", tr);
         if (c == 0) printf("\n");
         report_value(r, c == 0 ? "jac_trace_1" : "jac_trace_10", "%.4f", tr);
-        report_value(r, c == 0 ? "jac_p3_1" : "jac_p3_10", "%.4f", p[2]);
     }
 }
 
@@ -318,9 +330,10 @@ typedef struct {
     float q[R_N * R_DK], k[R_N * R_DK];   // keys are noisy copies of the queries
     float scores[R_N * R_N];              // q k^T / sqrt(d_k)
     float w[R_N * R_N];                   // softmax of each row of scores
+    labels_t ql, kl;                      // "q1".."q6", "k1".."k6"
 } running_t;
 
-static void running_example(report_t *r, rng_t *rng, running_t *ex) {
+static void section_running(report_t *r, rng_t *rng, running_t *ex) {
     rng_fill_normal(rng, ex->q, R_N * R_DK, 0.0f, 1.0f);
     rng_fill_normal(rng, ex->k, R_N * R_DK, 0.0f, 1.0f);
     mat_add(ex->k, ex->q, R_N * R_DK);                 // k_i = q_i + noise
@@ -328,65 +341,57 @@ static void running_example(report_t *r, rng_t *rng, running_t *ex) {
     memcpy(ex->w, ex->scores, sizeof ex->w);
     softmax_rows(ex->w, R_N, R_N);
 
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    labels_init(&ex->ql, 'q', R_N);
+    labels_init(&ex->kl, 'k', R_N);
     report_section(r, "running example");
     printf("6 queries, 6 keys, d_k = 8; key i = query i + N(0, 1) noise\n");
     printf("scaled scores S = Q K^T / sqrt(8):\n");
-    report_print_matrix(ex->scores, R_N, R_N, 8, 3, ql, kl);
+    report_print_matrix(ex->scores, R_N, R_N, 8, 3, ex->ql.at, ex->kl.at);
     report_value(r, "run_ln_n", "%.4f", log((double)R_N));
 }
 
-static void temperature(report_t *r, const running_t *ex) {
+// w <- softmax(S / T) of the running example; its mean entropy and mean
+// largest weight over the queries.
+static void at_temperature(const running_t *ex, float t, float *w, double *h,
+                           double *pmax) {
+    memcpy(w, ex->scores, sizeof ex->scores);
+    softmax_rows_temp(w, R_N, R_N, t);
+    *h = attn_mean_entropy(w, R_N, R_N);
+    *pmax = mean_max_weight(w, R_N, R_N);
+}
+
+static void section_temperature(report_t *r, const running_t *ex) {
     static const float temps[] = {0.1f, 0.5f, 1.0f, 2.0f, 5.0f};
     static const char *keys[] = {"t01", "t05", "t1", "t2", "t5"};
+    float w[R_N * R_N];
+    double h, pmax;
     report_section(r, "temperature");
     printf("softmax(S / T); p = weights of query q1, H and max = means over queries\n");
     printf("%4s |%42s | %6s %7s %6s\n", "T", "p(q1)", "H", "exp(H)", "max p");
+    FILE *f = report_data(r, "temperature_points.dat");
+    if (f) fprintf(f, "# T mean_entropy mean_max_prob (the five printed ones)\n");
     for (int t = 0; t < 5; t++) {
-        float w[R_N * R_N];
-        memcpy(w, ex->scores, sizeof w);
-        softmax_rows_temp(w, R_N, R_N, temps[t]);
-        double h = attn_mean_entropy(w, R_N, R_N), pmax = 0.0;
-        for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N) / R_N;
+        at_temperature(ex, temps[t], w, &h, &pmax);
         printf("%4.1f |", temps[t]);
         put_row(w, R_N, 7);
         printf(" | %6.4f %7.4f %6.4f\n", h, exp(h), pmax);
+        if (f) fprintf(f, "%.6f %.6f %.6f\n", temps[t], h, pmax);
+        if (t != 0 && t != 4) continue;   // the prose quotes the extremes
         char key[32];
         snprintf(key, sizeof key, "H_%s", keys[t]);
         report_value(r, key, "%.4f", h);
         snprintf(key, sizeof key, "pmax_%s", keys[t]);
         report_value(r, key, "%.4f", pmax);
     }
+    report_data_close(r, f);
 
-    FILE *f = report_data(r, "temperature.dat");
+    f = report_data(r, "temperature.dat");
     if (f) {
         fprintf(f, "# T mean_entropy mean_max_prob\n");
         for (int s = 0; s <= 80; s++) {
             float t = (float)pow(10.0, -1.5 + 3.0 * s / 80.0);   // 0.03 .. 30
-            float w[R_N * R_N];
-            memcpy(w, ex->scores, sizeof w);
-            softmax_rows_temp(w, R_N, R_N, t);
-            double pmax = 0.0;
-            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
-            fprintf(f, "%.6f %.6f %.6f\n", t, attn_mean_entropy(w, R_N, R_N),
-                    pmax / R_N);
-        }
-    }
-    report_data_close(r, f);
-    f = report_data(r, "temperature_points.dat");
-    if (f) {
-        fprintf(f, "# T mean_entropy mean_max_prob (the five printed temperatures)\n");
-        for (int t = 0; t < 5; t++) {
-            float w[R_N * R_N];
-            memcpy(w, ex->scores, sizeof w);
-            softmax_rows_temp(w, R_N, R_N, temps[t]);
-            double pmax = 0.0;
-            for (int i = 0; i < R_N; i++) pmax += attn_max_weight(w + i * R_N, 1, R_N);
-            fprintf(f, "%.6f %.6f %.6f\n", temps[t], attn_mean_entropy(w, R_N, R_N),
-                    pmax / R_N);
+            at_temperature(ex, t, w, &h, &pmax);
+            fprintf(f, "%.6f %.6f %.6f\n", t, h, pmax);
         }
     }
     report_data_close(r, f);
@@ -395,16 +400,13 @@ static void temperature(report_t *r, const running_t *ex) {
 // ---------------------------------------------------------------------------
 // 5. geometry: lengths and angles
 
-static void geometry(report_t *r, const running_t *ex) {
+static void section_geometry(report_t *r, const running_t *ex) {
     float nq[R_N], nk[R_N], cosm[R_N * R_N];
     geom_row_norms(ex->q, nq, R_N, R_DK);
     geom_row_norms(ex->k, nk, R_N, R_DK);
     geom_cosine_matrix(ex->q, ex->k, cosm, R_N, R_N, R_DK);
 
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
     report_section(r, "geometry");
     printf("|q_i|:");
     put_row(nq, R_N, 8);
@@ -429,19 +431,12 @@ static void geometry(report_t *r, const running_t *ex) {
     report_value(r, "geo_longest_len", "%.4f", nk[longest]);
 }
 
-static int angles(report_t *r, rng_t *rng, int samples) {
+static void section_angles(report_t *r, rng_t *rng, int samples) {
     static const int dims[] = {4, 16, 64, 256, 1024};
     enum { N_DIMS = 5, BINS = 90 };
     int n = samples, hist[N_DIMS][BINS];
-    float *q = malloc((size_t)n * 1024 * sizeof *q);
-    float *k = malloc((size_t)n * 1024 * sizeof *k);
-    float *c = malloc((size_t)n * n * sizeof *c);
-    float *nq = malloc((size_t)n * sizeof *nq);
-    if (!q || !k || !c || !nq) {
-        free(q), free(k), free(c), free(nq);
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        return -1;
-    }
+    float *q = xfloats(PROG, (size_t)n * 1024), *k = xfloats(PROG, (size_t)n * 1024);
+    float *c = xfloats(PROG, (size_t)n * n), *nq = xfloats(PROG, (size_t)n);
     report_section(r, "angles");
     printf("%d random q and %d random k, components ~ N(0, 1)\n", n, n);
     printf("%5s %9s %9s | %10s %10s %12s\n", "d_k", "mean |q|", "sqrt(d_k)",
@@ -460,11 +455,8 @@ static int angles(report_t *r, rng_t *rng, int samples) {
                sa.std, pred);
         if (d == 1024) {
             report_value(r, "angle_std_1024", "%.2f", sa.std);
-            report_value(r, "angle_mean_1024", "%.2f", sa.mean);
             report_value(r, "angle_pred_1024", "%.2f", pred);
-            report_value(r, "norm_1024", "%.2f", sn.mean);
         }
-        if (d == 4) report_value(r, "angle_std_4", "%.2f", sa.std);
     }
     FILE *f = report_data(r, "angles.dat");
     if (f) {
@@ -480,20 +472,21 @@ static int angles(report_t *r, rng_t *rng, int samples) {
     }
     report_data_close(r, f);
     free(q), free(k), free(c), free(nq);
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
 // 6. information view: entropy per query
 
-static void entropy(report_t *r, const running_t *ex) {
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+static void section_weights(report_t *r, const running_t *ex) {
     report_section(r, "attention weights");
-    report_print_matrix(ex->w, R_N, R_N, 8, 4, ql, kl);
+    report_print_matrix(ex->w, R_N, R_N, 8, 4, ex->ql.at, ex->kl.at);
+    FILE *f = report_data(r, "heatmap.dat");
+    report_write_matrix(f, ex->w, R_N, R_N, ex->ql.at, ex->kl.at);
+    report_data_close(r, f);
+}
 
+static void section_entropy(report_t *r, const running_t *ex) {
+    const char *const *ql = ex->ql.at;
     report_section(r, "entropy");
     printf("%5s %10s %14s %12s\n", "query", "H (nats)", "exp(H) (keys)", "max weight");
     double lo = 1e9, hi = -1e9;
@@ -516,24 +509,41 @@ static void entropy(report_t *r, const running_t *ex) {
     report_value(r, "H_low_range", "%.2f", exp(lo));
     report_text(r, "H_low_q", ql[ilo]);
     report_value(r, "H_low_max", "%.4f", attn_max_weight(ex->w + ilo * R_N, 1, R_N));
-    report_value(r, "H_high", "%.4f", hi);
     report_value(r, "H_high_range", "%.2f", exp(hi));
     report_text(r, "H_high_q", ql[ihi]);
-
-    FILE *f = report_data(r, "heatmap.dat");
-    report_write_matrix(f, ex->w, R_N, R_N, ql, kl);
-    report_data_close(r, f);
 }
 
 // ---------------------------------------------------------------------------
 // 7. the attention matrix is row-stochastic
 
-static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
+// Many random row-stochastic matrices (softmax of random scores): the largest
+// |lambda - 1| the power iteration finds (infinity if one does not converge).
+enum { TRIALS = 200, M = 16 };
+
+static double random_lambda_error(rng_t *rng) {
+    double worst = 0.0;
+    for (int t = 0; t < TRIALS; t++) {
+        float a[M * M];
+        double x[M];
+        rng_fill_normal(rng, a, M * M, 0.0f, 2.0f);
+        softmax_rows(a, M, M);
+        for (int i = 0; i < M; i++) x[i] = 1.0;
+        double lam;
+        int it = spectral_power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
+        if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
+        if (it < 0) worst = INFINITY;                  // did not converge
+    }
+    return worst;
+}
+
+static void section_row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     report_section(r, "row-stochastic");
     double wmin = attn_min_weight(ex->w, R_N, R_N);
     double err = attn_row_sum_error(ex->w, R_N, R_N);
-    printf("smallest weight      %.4e  (>= 0)\n", wmin);
-    printf("max |row sum - 1|    %.1e\n", err);
+    char label[80];
+    snprintf(label, sizeof label, "smallest weight %.4e >= 0", wmin);
+    report_check_true(r, label, wmin >= 0.0);
+    report_check(r, "max |row sum - 1|", err, 1e-6);
 
     // snippet: perron
     double right[R_N], left[R_N], lam_r, lam_l;
@@ -554,28 +564,19 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
     for (int i = 0; i < R_N; i++) s += left[i];
     printf("  pi = x / sum(x) =");
     for (int i = 0; i < R_N; i++) printf(" %.4f", left[i] / s);
-    printf("\nspectral radius %.6f <= largest row sum %.6f\n", fabs(lam_r),
-           spectral_max_abs_row_sum(ex->w, R_N));
+    printf("\n");
+    double row_max = spectral_max_abs_row_sum(ex->w, R_N);
+    snprintf(label, sizeof label, "spectral radius %.6f <= largest row sum %.6f",
+             fabs(lam_r), row_max);
+    report_check_true(r, label, fabs(lam_r) <= row_max + 1e-9);
     double diag = attn_diag_strength(ex->w, R_N);
     printf("diagonal strength (mean A_ii) %.4f; uniform would be 1/6 = %.4f\n", diag,
            1.0 / R_N);
 
-    // Many random row-stochastic matrices: softmax of random scores.
-    enum { TRIALS = 200, M = 16 };
-    double worst = 0.0;
-    for (int t = 0; t < TRIALS; t++) {
-        float a[M * M];
-        double x[M];
-        rng_fill_normal(rng, a, M * M, 0.0f, 2.0f);
-        softmax_rows(a, M, M);
-        for (int i = 0; i < M; i++) x[i] = 1.0;
-        double lam;
-        int it = spectral_power_iteration(a, M, 1, x, 100000, 1e-10, &lam);
-        if (fabs(lam - 1.0) > worst) worst = fabs(lam - 1.0);
-        if (it < 0) worst = INFINITY;                  // did not converge
-    }
-    printf("%d random %dx%d attention matrices: max |lambda - 1| = %.1e\n", TRIALS, M, M,
-           worst);
+    double worst = random_lambda_error(rng);
+    snprintf(label, sizeof label, "%d random %dx%d matrices, max |lambda - 1|", TRIALS,
+             M, M);
+    report_check(r, label, worst, 1e-6);
 
     report_value(r, "rs_min", "%.1e", wmin);
     report_value(r, "rs_err", "%.1e", err);
@@ -599,12 +600,9 @@ static void row_stochastic(report_t *r, rng_t *rng, const running_t *ex) {
 // ---------------------------------------------------------------------------
 // 8. dropout on the attention weights
 
-static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
+static void section_dropout(report_t *r, rng_t *rng, const running_t *ex, float p,
                          int draws) {
-    char qs[R_N][16], ks[R_N][16];
-    const char *ql[R_N], *kl[R_N];
-    make_labels(qs, ql, R_N, 'q');
-    make_labels(ks, kl, R_N, 'k');
+    const char *const *ql = ex->ql.at, *const *kl = ex->kl.at;
 
     float d[R_N * R_N];
     unsigned char keep[R_N * R_N];
@@ -616,13 +614,7 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     printf("p = %.2f: %d of %d weights dropped, survivors x 1/(1-p) = %.4f\n", p,
            dropped, R_N * R_N, 1.0 / (1.0 - p));
     report_print_matrix(d, R_N, R_N, 8, 4, ql, kl);
-    printf("row sums:");
-    for (int i = 0; i < R_N; i++) {
-        double s = 0.0;
-        for (int j = 0; j < R_N; j++) s += d[i * R_N + j];
-        printf(" %.4f", s);
-    }
-    printf("\n");
+    print_row_sums("row sums:", d, R_N, R_N);
 
     // snippet: dropout_mean
     double mean[R_N * R_N] = {0};
@@ -645,8 +637,11 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
     // `draws` draws, sqrt(draws) times less. Largest for the largest w.
     double se = attn_max_weight(ex->w, R_N, R_N) * sqrt(p / (1.0 - p) / draws);
     printf("mean of %d dropout masks:\n", draws);
-    printf("  max |E[dropout(A)] - A| = %.4f   (one standard error: %.4f)\n", worst, se);
+    printf("  max |E[dropout(A)] - A| = %.4f   (one standard error: %.4f)\n", worst,
+           se);
     printf("  max |row sum - 1|       = %.4f\n", worst_sum);
+    report_check_true(r, "max |E[dropout(A)] - A| within 5 standard errors",
+                      worst <= 5.0 * se + 1e-12);
 
     report_value(r, "drop_p", "%.2f", p);
     report_value(r, "drop_scale", "%.4f", 1.0 / (1.0 - p));
@@ -671,39 +666,44 @@ static void dropout_demo(report_t *r, rng_t *rng, const running_t *ex, float p,
 int main(int argc, char **argv) {
     long samples = 200, draws = 10000;
     double p = 0.2;
-    cli_opt_t opts[] = {
-        {"--samples", "N", "random q and k per experiment", CLI_INT, &samples, NULL, 2,
-         2000},
-        {"--dropout", "P", "dropout probability", CLI_REAL, NULL, &p, 0.0, 0.9},
-        {"--draws", "N", "dropout masks to average", CLI_INT, &draws, NULL, 1, 100000},
+    const cli_opt_t opts[] = {
+        {.name = "--samples", .meta = "N", .help = "random q and k per experiment",
+         .kind = CLI_INT, .ival = &samples, .min = 2, .max = 2000},
+        {.name = "--dropout", .meta = "P", .help = "dropout probability",
+         .kind = CLI_REAL, .rval = &p, .min = 0.0, .max = 0.9},
+        {.name = "--draws", .meta = "N", .help = "dropout masks to average",
+         .kind = CLI_INT, .ival = &draws, .min = 1, .max = 100000},
     };
-    cli_t cli = {PROG, "Chapter 2: scaled dot-product attention, step by step.", opts,
-                 3, 2, NULL};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc == CLI_DONE) return 0;
-    if (rc == CLI_ERROR) return 2;
-
+    cli_t cli = {.program = PROG,
+                 .summary = "Chapter 2: scaled dot-product attention, step by step.",
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 2};
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // unusable --data DIR
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
+    spread_t res[N_DK];   // score statistics per d_k, shared by two sections
+    running_t ex;         // the 6 x 6 running example, set up by its section
 
-    four_steps(&r);
-    huge_logits(&r);
+    steps_t st;           // the four steps on a tiny example
+    four_steps(&st);
 
-    spread_t res[N_DK];
-    if (score_spread(&r, &rng, (int)samples, res) != 0) return 1;
-    print_saturation(&r, res, (int)samples);
-    jacobian_demo(&r);
-
-    running_t ex;
-    running_example(&r, &rng, &ex);
-    temperature(&r, &ex);
-    geometry(&r, &ex);
-    if (angles(&r, &rng, (int)samples) != 0) return 1;
-    entropy(&r, &ex);
-    row_stochastic(&r, &rng, &ex);
-    dropout_demo(&r, &rng, &ex, (float)p, (int)draws);
-
+    section_inputs(&r, &st);
+    section_step_scores(&r, &st);
+    section_step_scale(&r, &st);
+    section_step_softmax(&r, &st);
+    section_step_sum(&r, &st);
+    section_huge_logits(&r);
+    section_score_spread(&r, &rng, (int)samples, res);
+    section_saturation(&r, res, (int)samples);
+    section_jacobian(&r);
+    section_running(&r, &rng, &ex);
+    section_temperature(&r, &ex);
+    section_geometry(&r, &ex);
+    section_angles(&r, &rng, (int)samples);
+    section_weights(&r, &ex);
+    section_entropy(&r, &ex);
+    section_row_stochastic(&r, &rng, &ex);
+    section_dropout(&r, &rng, &ex, (float)p, (int)draws);
     return report_close(&r) == 0 ? 0 : 1;
 }

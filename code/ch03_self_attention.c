@@ -12,7 +12,7 @@
 
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "layers/linear.h"
 #include "base/mat.h"
 #include "attention/patterns.h"
@@ -20,6 +20,7 @@
 #include "base/rng.h"
 #include "attention/self_attention.h"
 #include "attention/softmax.h"
+#include "program/xalloc.h"
 
 static const char *const PROG = "ch03_self_attention";
 
@@ -80,14 +81,6 @@ static int argmax(const float *x, int n) {
     for (int i = 1; i < n; i++)
         if (x[i] > x[best]) best = i;
     return best;
-}
-
-// Largest |a - b| over n entries.
-static double max_abs_diff(const float *a, const float *b, int n) {
-    double worst = 0.0;
-    for (int i = 0; i < n; i++)
-        if (fabs((double)a[i] - b[i]) > worst) worst = fabs((double)a[i] - b[i]);
-    return worst;
 }
 
 // Copy fixed weights into an allocated parameter struct.
@@ -162,68 +155,67 @@ static void make_pattern(float *w, int n, pattern_kind_t kind, rng_t *rng) {
 // end snippet
 
 // ---------------------------------------------------------------------------
-// Buffers: everything the program allocates, freed in one place.
+// What the sections share, set up once in main.
 
-typedef struct {
-    float *x_tok, *q_tok, *k_tok, *v_tok, *w_tok, *o_tok;    // heatmap sentence
-    float *x, *xp, *q, *k, *v, *w, *o, *wp, *op;             // random sequence
-    float *w_simple;                                         // its no-weight map
-    float *o_simple;
-    float *pat[4];                                           // constructed patterns
-    int *perm;
-} buffers_t;
+typedef struct {   // the three-word worked example
+    self_attn_params_t p;                                 // W_Q_EX, W_K_EX, W_V_EX
+    float w_simple[N_EX * N_EX];                          // no-weight attention map
+    float q[N_EX * DK_EX], k[N_EX * DK_EX], v[N_EX * DV_EX];
+    float w[N_EX * N_EX], out[N_EX * DV_EX];              // with W_Q, W_K, W_V
+} example_t;
 
-static void free_buffers(buffers_t *b) {
-    float **f[] = {&b->x_tok, &b->q_tok, &b->k_tok, &b->v_tok, &b->w_tok, &b->o_tok,
-                   &b->x, &b->xp, &b->q, &b->k, &b->v, &b->w, &b->o, &b->wp, &b->op,
-                   &b->w_simple, &b->o_simple, &b->pat[0], &b->pat[1], &b->pat[2],
-                   &b->pat[3]};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        free(*f[i]);
-        *f[i] = NULL;
-    }
-    free(b->perm);
-    b->perm = NULL;
+typedef struct {   // a random layer over random sequences (--seq-len, --d-model)
+    int n, d;
+    uint64_t seed;
+    self_attn_params_t layer;                             // Xavier W_Q, W_K, W_V (d, d)
+    float *w_tok;                                         // (N_TOK, N_TOK) heatmap
+    float *x, *w;                                         // (n, d) input, its weights
+} random_t;
+
+static example_t *example_new(void) {
+    example_t *ex = xmalloc(PROG, sizeof *ex);
+    memset(ex, 0, sizeof *ex);
+    xok(PROG, self_attn_alloc(&ex->p, D_EX, DK_EX, DV_EX, 0), "self_attn_alloc");
+    set_params(&ex->p, W_Q_EX, W_K_EX, W_V_EX);
+    return ex;
 }
 
-// Returns 0, or -1 (and frees everything) if memory runs out.
-static int alloc_buffers(buffers_t *b, int n, int d) {
-    size_t nd = (size_t)n * d, nn = (size_t)n * n, td = (size_t)N_TOK * d;
-    memset(b, 0, sizeof *b);
-    int ok = 1;
-#define ALLOC(p, count) ok = ok && ((p) = calloc((count), sizeof *(p))) != NULL
-    ALLOC(b->x_tok, td);
-    ALLOC(b->q_tok, td);
-    ALLOC(b->k_tok, td);
-    ALLOC(b->v_tok, td);
-    ALLOC(b->w_tok, (size_t)N_TOK * N_TOK);
-    ALLOC(b->o_tok, td);
-    ALLOC(b->x, nd);
-    ALLOC(b->xp, nd);
-    ALLOC(b->q, nd);
-    ALLOC(b->k, nd);
-    ALLOC(b->v, nd);
-    ALLOC(b->w, nn);
-    ALLOC(b->o, nd);
-    ALLOC(b->wp, nn);
-    ALLOC(b->op, nd);
-    ALLOC(b->w_simple, nn);
-    ALLOC(b->o_simple, nd);
-    for (int i = 0; i < 4; i++) ALLOC(b->pat[i], nn);
-    ALLOC(b->perm, (size_t)n);
-#undef ALLOC
-    if (!ok) {
-        free_buffers(b);
-        return -1;
-    }
-    return 0;
+static void example_free(example_t *ex) {
+    self_attn_free(&ex->p);
+    free(ex);
+}
+
+static random_t random_new(int n, int d, uint64_t seed) {
+    random_t rd = {.n = n, .d = d, .seed = seed};
+    xok(PROG, self_attn_alloc(&rd.layer, d, d, d, 0), "self_attn_alloc");
+    rd.w_tok = xfloats(PROG, N_TOK * N_TOK);
+    rd.x = xfloats(PROG, (size_t)n * d);
+    rd.w = xfloats(PROG, (size_t)n * n);
+    return rd;
+}
+
+static void random_free(random_t *rd) {
+    self_attn_free(&rd->layer);
+    free(rd->w_tok);
+    free(rd->x);
+    free(rd->w);
 }
 
 // ---------------------------------------------------------------------------
 // The pattern table
 
+// Is `field` one of the space-separated words of `list`?
+static int listed(const char *list, const char *field) {
+    size_t len = strlen(field);
+    for (const char *p = strstr(list, field); p; p = strstr(p + 1, field))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return 1;
+    return 0;
+}
+
+// One row of the pattern table; records as "pat_KEY_FIELD" the fields named in
+// `record` (class locality diag sparsity entropy ratio max) that the prose quotes.
 static void pattern_row(report_t *r, const char *name, const char *key,
-                        const float *w, int n) {
+                        const float *w, int n, const char *record) {
     pattern_stats_t s;
     pattern_measure(w, n, &s);
     const char *kind = pattern_name(pattern_classify(&s));
@@ -232,319 +224,368 @@ static void pattern_row(report_t *r, const char *name, const char *key,
            kind);
     char k[64];
     snprintf(k, sizeof k, "pat_%s_class", key);
-    report_text(r, k, kind);
-    snprintf(k, sizeof k, "pat_%s_locality", key);
-    report_value(r, k, "%.3f", s.locality);
-    snprintf(k, sizeof k, "pat_%s_diag", key);
-    report_value(r, k, "%.3f", s.diag);
-    snprintf(k, sizeof k, "pat_%s_sparsity", key);
-    report_value(r, k, "%.3f", s.sparsity);
-    snprintf(k, sizeof k, "pat_%s_entropy", key);
-    report_value(r, k, "%.3f", s.entropy);
-    snprintf(k, sizeof k, "pat_%s_ratio", key);
-    report_value(r, k, "%.3f", s.entropy_ratio);
-    snprintf(k, sizeof k, "pat_%s_max", key);
-    report_value(r, k, "%.3f", s.max_weight);
+    if (listed(record, "class")) report_text(r, k, kind);
+    const struct { const char *name; double v; } fields[] = {
+        {"locality", s.locality}, {"diag", s.diag}, {"sparsity", s.sparsity},
+        {"entropy", s.entropy}, {"ratio", s.entropy_ratio}, {"max", s.max_weight}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        snprintf(k, sizeof k, "pat_%s_%s", key, fields[i].name);
+        if (listed(record, fields[i].name)) report_value(r, k, "%.3f", fields[i].v);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The worked example, step by step
+
+static const char *const FEAT[D_EX] = {"f1", "f2", "f3", "f4"};
+static const char *const KCOL[DK_EX] = {"d1", "d2", "d3"};
+
+static void section_input(report_t *r) {
+    report_section(r, "input");
+    show(0, "X (3 words x 4 features):", X_EX, N_EX, D_EX, WORDS, FEAT);
+}
+
+static void section_simplified(report_t *r, example_t *ex) {
+    report_section(r, "simplified");
+    float s_simple[N_EX * N_EX], o_simple[N_EX * D_EX];
+    attention_scores(X_EX, X_EX, s_simple, N_EX, N_EX, D_EX);
+    self_attn_simple(X_EX, NULL, o_simple, ex->w_simple, N_EX, D_EX);
+    show(0, "scores X X^T / sqrt(4):", s_simple, N_EX, N_EX, WORDS, WORDS);
+    show(1, "weights softmax(scores):", ex->w_simple, N_EX, N_EX, WORDS, WORDS);
+    show(1, "outputs weights X (3 x 4):", o_simple, N_EX, D_EX, WORDS, FEAT);
+    for (int i = 0; i < N_EX; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "simple_self_%s", WORDS[i]);
+        report_value(r, key, "%.4f", ex->w_simple[i * N_EX + i]);
+    }
+    report_value(r, "simple_norm2_cat", "%.2f", mat_dot(X_EX, X_EX, D_EX));
+    report_value(r, "simple_score_cat_cat", "%.4f", s_simple[0]);
+    report_value(r, "simple_diag", "%.4f", attn_diag_strength(ex->w_simple, N_EX));
+}
+
+static void section_qkv(report_t *r, example_t *ex) {
+    report_section(r, "queries keys values");
+    self_attn_forward(&ex->p, X_EX, NULL, ex->q, ex->k, ex->v, ex->w, ex->out, N_EX);
+    show(0, "Q = X W_Q (3 x 3):", ex->q, N_EX, DK_EX, WORDS, KCOL);
+    show(1, "K = X W_K (3 x 3):", ex->k, N_EX, DK_EX, WORDS, KCOL);
+    show(1, "V = X W_V (3 x 2):", ex->v, N_EX, DV_EX, WORDS, KCOL);
+    report_value(r, "q_cat_1", "%.2f", ex->q[0]);
+}
+
+static void section_scores(report_t *r, const example_t *ex) {
+    report_section(r, "scores and weights");
+    float scores[N_EX * N_EX];
+    attention_scores(ex->q, ex->k, scores, N_EX, N_EX, DK_EX);
+    show(0, "scores Q K^T / sqrt(3):", scores, N_EX, N_EX, WORDS, WORDS);
+    show(1, "weights softmax(scores), one row per query:", ex->w, N_EX, N_EX, WORDS,
+         WORDS);
+    printf("\n");
+    report_check(r, "largest |row sum - 1|", attn_row_sum_error(ex->w, N_EX, N_EX),
+                 1e-6);
+    for (int i = 0; i < N_EX; i++) {
+        int j = argmax(ex->w + i * N_EX, N_EX);
+        printf("%-7s looks most at %-7s (weight %.4f)\n", WORDS[i], WORDS[j],
+               ex->w[i * N_EX + j]);
+    }
+    // The cells the prose quotes: (query, key) word indices.
+    const int w_cells[4][2] = {{0, 1}, {0, 2}, {1, 0}, {2, 0}};
+    const int s_cells[3][2] = {{2, 0}, {2, 1}, {2, 2}};
+    char key[64];
+    for (int c = 0; c < 4; c++) {
+        int i = w_cells[c][0], j = w_cells[c][1];
+        snprintf(key, sizeof key, "w_%s_%s", WORDS[i], WORDS[j]);
+        report_value(r, key, "%.4f", ex->w[i * N_EX + j]);
+    }
+    for (int c = 0; c < 3; c++) {
+        int i = s_cells[c][0], j = s_cells[c][1];
+        snprintf(key, sizeof key, "s_%s_%s", WORDS[i], WORDS[j]);
+        report_value(r, key, "%.4f", scores[i * N_EX + j]);
+    }
+    report_value(r, "proj_diag", "%.4f", attn_diag_strength(ex->w, N_EX));
+}
+
+static void section_outputs(report_t *r, const example_t *ex) {
+    report_section(r, "outputs");
+    show(0, "outputs weights V (3 x 2):", ex->out, N_EX, DV_EX, WORDS, KCOL);
+    const float *w = ex->w + 2 * N_EX;   // meows, spelled out as a weighted sum
+    printf("\nmeows = %.4f v(cat) + %.4f v(hungry) + %.4f v(meows)\n", w[0], w[1],
+           w[2]);
+    double o0 = 0, o1 = 0;
+    for (int j = 0; j < N_EX; j++) {
+        o0 += (double)w[j] * ex->v[j * DV_EX];
+        o1 += (double)w[j] * ex->v[j * DV_EX + 1];
+    }
+    char b0[32], b1[32];
+    printf("      = [%s, %s]\n", report_fmt_fixed(b0, sizeof b0, o0, 4),
+           report_fmt_fixed(b1, sizeof b1, o1, 4));
+    for (int i = 0; i < N_EX; i += 2)   // cat and meows
+        for (int j = 0; j < DV_EX; j++) {
+            char key[64];
+            snprintf(key, sizeof key, "out_%s_%d", WORDS[i], j + 1);
+            report_value(r, key, "%.4f", ex->out[i * DV_EX + j]);
+            snprintf(key, sizeof key, "v_%s_%d", WORDS[i], j + 1);
+            report_value(r, key, "%.4f", ex->v[i * DV_EX + j]);
+        }
+}
+
+static void section_context(report_t *r, const example_t *ex) {
+    report_section(r, "context");
+    float qb[N_EX * DK_EX], kb[N_EX * DK_EX], vb[N_EX * DV_EX];
+    float wb[N_EX * N_EX], ob[N_EX * DV_EX];
+    self_attn_forward(&ex->p, X_B, NULL, qb, kb, vb, wb, ob, N_EX);
+    printf("%-30s %9s %9s\n", "output row of \"cat\"", "d1", "d2");
+    print_pair("in: cat hungry meows", ex->out);
+    print_pair("in: cat sleeps quietly", ob);
+    print_pair("alone (its own V row)", ex->v);
+    int j = argmax(wb, N_EX);
+    printf("in the second sentence cat looks most at %s (weight %.4f)\n", WORDS_B[j],
+           wb[j]);
+    report_value(r, "ctx_b_cat_1", "%.4f", ob[0]);
+    report_value(r, "ctx_b_cat_2", "%.4f", ob[1]);
+    report_text(r, "ctx_b_cat_top", WORDS_B[j]);
+    report_value(r, "ctx_b_cat_top_w", "%.4f", wb[j]);
+}
+
+// ---------------------------------------------------------------------------
+// What a layer costs
+
+static void section_complexity(report_t *r, int n, int d) {
+    report_section(r, "complexity");
+    layer_cost_t cost[3];
+    layer_costs((double)n, (double)d, cost);
+    printf("one layer over n = %d vectors of width d = %d\n\n", n, d);
+    printf("%-16s %14s %16s %10s %6s\n", "layer", "parameters", "multiply-adds",
+           "sequential", "path");
+    for (int i = 0; i < 3; i++)
+        printf("%-16s %14.0f %16.0f %10.0f %6.0f\n", cost[i].name, cost[i].params,
+               cost[i].macs, cost[i].sequential, cost[i].path);
+    report_value(r, "cost_sa_params", "%.0f", cost[0].params);
+    report_value(r, "cost_sa_macs", "%.0f", cost[0].macs);
+    report_value(r, "cost_sa_seq", "%.0f", cost[0].sequential);
+    report_value(r, "cost_rnn_macs", "%.0f", cost[1].macs);
+    report_value(r, "cost_rnn_seq", "%.0f", cost[1].sequential);
+    report_value(r, "cost_fc_params", "%.0f", cost[2].params);
+    report_value(r, "cost_n", "%.0f", n);
+    report_value(r, "cost_d", "%.0f", d);
+}
+
+// ---------------------------------------------------------------------------
+// A random layer: Xavier-initialised W_Q, W_K, W_V of size d x d, and random
+// N(0, 1) token vectors. Not trained: the pattern is the seed's.
+
+static void section_heatmap(report_t *r, random_t *rd, rng_t *rng) {
+    report_section(r, "token heatmap");
+    int d = rd->d;
+    float *x = xfloats(PROG, (size_t)N_TOK * d), *q = xfloats(PROG, (size_t)N_TOK * d);
+    float *k = xfloats(PROG, (size_t)N_TOK * d), *v = xfloats(PROG, (size_t)N_TOK * d);
+    float *o = xfloats(PROG, (size_t)N_TOK * d);
+    rng_fill_normal(rng, x, N_TOK * d, 0.0f, 1.0f);
+    self_attn_init(&rd->layer, rng);
+    self_attn_forward(&rd->layer, x, NULL, q, k, v, rd->w_tok, o, N_TOK);
+    printf("random token vectors (d = %d), Xavier W_Q, W_K, W_V, seed %llu\n", d,
+           (unsigned long long)rd->seed);
+    report_print_matrix(rd->w_tok, N_TOK, N_TOK, 9, 4, TOKENS, TOKENS);
+    double sum_err = attn_row_sum_error(rd->w_tok, N_TOK, N_TOK);
+    report_check(r, "largest |row sum - 1|", sum_err, 1e-6);
+    int best = argmax(rd->w_tok, N_TOK * N_TOK);   // strongest cell
+    report_text(r, "heat_top_q", TOKENS[best / N_TOK]);
+    report_text(r, "heat_top_k", TOKENS[best % N_TOK]);
+    report_value(r, "heat_top_w", "%.4f", rd->w_tok[best]);
+    report_value(r, "heat_d", "%.0f", d);
+    report_value(r, "seed", "%.0f", (double)rd->seed);
+    FILE *f = report_data(r, "heatmap.dat");
+    report_write_matrix(f, rd->w_tok, N_TOK, N_TOK, TOKENS, TOKENS);
+    report_data_close(r, f);
+    free(x);
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+}
+
+// ---------------------------------------------------------------------------
+// Permutation equivariance
+
+// The worked example read backwards: prints both outputs side by side and
+// returns the largest difference once the rows are put back in order.
+static double reversed_example(const example_t *ex) {
+    const int rev[N_EX] = {2, 1, 0};   // new row i is old row rev[i]
+    float xr[N_EX * D_EX], qr[N_EX * DK_EX], kr[N_EX * DK_EX], vr[N_EX * DV_EX];
+    float wr[N_EX * N_EX], orr[N_EX * DV_EX];
+    for (int i = 0; i < N_EX; i++)
+        memcpy(xr + i * D_EX, X_EX + rev[i] * D_EX, sizeof(float) * D_EX);
+    self_attn_forward(&ex->p, xr, NULL, qr, kr, vr, wr, orr, N_EX);
+    printf("%-8s %19s  %19s\n", "input:", "cat hungry meows", "meows hungry cat");
+    printf("%-8s %9s %9s  %9s %9s\n", "output", "d1", "d2", "d1", "d2");
+    double worst = 0.0;
+    for (int i = 0; i < N_EX; i++) {
+        const float *mine = ex->out + i * DV_EX, *back = orr + rev[i] * DV_EX;
+        printf("%-8s %9.4f %9.4f  %9.4f %9.4f\n", WORDS[i], mine[0], mine[1], back[0],
+               back[1]);
+        worst = fmax(worst, mat_max_abs_diff(mine, back, DV_EX));
+    }
+    return worst;
+}
+
+// perm (n,) <- a random permutation of 0..n-1 (Fisher-Yates).
+static void shuffle(int *perm, int n, rng_t *rng) {
+    for (int i = 0; i < n; i++) perm[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(rng_uniform(rng) * (float)(i + 1));
+        if (j > i) j = i;
+        int t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}
+
+// A random sequence and a shuffled copy through the random layer: the largest
+// differences of outputs and weights once the shuffle is undone.
+static void shuffled_sequence(random_t *rd, const int *perm, double *worst_out,
+                              double *worst_w, double *mean_abs) {
+    int n = rd->n, d = rd->d;
+    size_t nd = (size_t)n * d;
+    float *xp = xfloats(PROG, nd), *q = xfloats(PROG, nd), *k = xfloats(PROG, nd);
+    float *v = xfloats(PROG, nd), *o = xfloats(PROG, nd), *op = xfloats(PROG, nd);
+    float *wp = xfloats(PROG, (size_t)n * n);
+    const float *x = rd->x, *w = rd->w;
+    // snippet: permutation_check
+    // x_p: row i of the shuffled input is row perm[i] of x.
+    for (int i = 0; i < n; i++)
+        memcpy(xp + i * d, x + perm[i] * d, sizeof(float) * (size_t)d);
+    self_attn_forward(&rd->layer, x, NULL, q, k, v, rd->w, o, n);
+    self_attn_forward(&rd->layer, xp, NULL, q, k, v, wp, op, n);
+    // Equivariance: out(x_p)[i] == out(x)[perm[i]] and
+    //               weights(x_p)[i][j] == weights(x)[perm[i]][perm[j]].
+    *worst_out = *worst_w = 0.0;
+    for (int i = 0; i < n; i++) {
+        *worst_out = fmax(*worst_out, mat_max_abs_diff(op + i * d, o + perm[i] * d, d));
+        for (int j = 0; j < n; j++)
+            *worst_w = fmax(*worst_w, fabs(wp[i * n + j] - w[perm[i] * n + perm[j]]));
+    }
+    // end snippet
+    *mean_abs = 0.0;
+    for (size_t i = 0; i < nd; i++) *mean_abs += fabs(o[i]) / (double)nd;
+    free(xp);
+    free(q);
+    free(k);
+    free(v);
+    free(o);
+    free(op);
+    free(wp);
+}
+
+static void section_permutation(report_t *r, const example_t *ex, random_t *rd,
+                                rng_t *rng) {
+    report_section(r, "permutation");
+    double worst_ex = reversed_example(ex);
+    report_check(r, "largest difference", worst_ex, 1e-6);
+    printf("\n");
+
+    int n = rd->n, d = rd->d;
+    int *perm = xmalloc(PROG, sizeof(int) * (size_t)n);
+    rng_fill_normal(rng, rd->x, n * d, 0.0f, 1.0f);
+    shuffle(perm, n, rng);
+    double worst_out, worst_w, mean_abs;
+    shuffled_sequence(rd, perm, &worst_out, &worst_w, &mean_abs);
+    printf("random sequence: n = %d, d = %d\nshuffled order:", n, d);
+    for (int i = 0; i < n && i < 8; i++) printf(" %d", perm[i]);
+    printf("%s\n", n > 8 ? " ..." : "");
+    report_check(r, "largest |out(shuffled)[i] - out(x)[perm[i]]|", worst_out, 1e-6);
+    report_check(r, "largest |w(shuffled)[i][j] - w(x)[perm[i]][perm[j]]|", worst_w,
+                 1e-6);
+    printf("for scale: mean |out| = %.4f\n", mean_abs);
+    report_value(r, "perm_ex_diff", "%.1e", worst_ex);
+    report_value(r, "perm_out_diff", "%.1e", worst_out);
+    report_value(r, "perm_w_diff", "%.1e", worst_w);
+    report_value(r, "perm_mean_abs", "%.4f", mean_abs);
+    report_value(r, "perm_n", "%.0f", n);
+    report_value(r, "perm_d", "%.0f", d);
+    free(perm);
+}
+
+// ---------------------------------------------------------------------------
+// Four kinds of pattern
+
+static void section_patterns(report_t *r, const example_t *ex, const random_t *rd,
+                             rng_t *rng) {
+    report_section(r, "patterns");
+    int n = rd->n, d = rd->d;
+    const pattern_kind_t kinds[4] = {PATTERN_DIAGONAL, PATTERN_LOCAL, PATTERN_GLOBAL,
+                                     PATTERN_SPARSE};
+    const char *quoted[4] = {"diag", "diag locality", "ratio", "locality max sparsity"};
+    float *pat[4];
+    for (int i = 0; i < 4; i++) {
+        pat[i] = xfloats(PROG, (size_t)n * n);
+        make_pattern(pat[i], n, kinds[i], rng);
+    }
+    float *w_simple = xfloats(PROG, (size_t)n * n);
+    float *o_simple = xfloats(PROG, (size_t)n * d);
+    self_attn_simple(rd->x, NULL, o_simple, w_simple, n, d);
+
+    printf("%-22s %4s %6s %6s %6s %6s %6s %6s  %s\n", "matrix", "n", "local", "diag",
+           "sparse", "H", "H/lnn", "max", "class");
+    for (int i = 0; i < 4; i++) {
+        char name[32], key[32];
+        snprintf(name, sizeof name, "made %s", pattern_name(kinds[i]));
+        snprintf(key, sizeof key, "made_%s", pattern_name(kinds[i]));
+        pattern_row(r, name, key, pat[i], n, quoted[i]);
+    }
+    pattern_row(r, "example, no weights", "ex_simple", ex->w_simple, N_EX,
+                "class diag ratio");
+    pattern_row(r, "example, W_Q W_K W_V", "ex_proj", ex->w, N_EX, "class locality");
+    pattern_row(r, "I love machine ...", "tokens", rd->w_tok, N_TOK, "class");
+    pattern_row(r, "random x, no weights", "rand_simple", w_simple, n, "class diag");
+    pattern_row(r, "random x, Xavier W", "rand_proj", rd->w, n, "class ratio");
+
+    for (int i = 0; i < 4; i++) {
+        char file[64];
+        snprintf(file, sizeof file, "pattern_%s.dat", pattern_name(kinds[i]));
+        FILE *f = report_data(r, file);
+        report_write_matrix(f, pat[i], n, n, NULL, NULL);
+        report_data_close(r, f);
+        free(pat[i]);
+    }
+    report_value(r, "pat_n", "%.0f", n);
+    report_value(r, "pat_ln_n", "%.3f", log((double)n));
+    report_value(r, "pat_small", "%.4f", PATTERN_SMALL / n);
+    free(w_simple);
+    free(o_simple);
 }
 
 // ---------------------------------------------------------------------------
 
 int main(int argc, char **argv) {
     long seq_len = 12, d_model = 16;
-    cli_opt_t opts[] = {
-        {"--seq-len", "N", "length of the random sequences", CLI_INT, &seq_len, NULL,
-         8, 512},
-        {"--d-model", "N", "width of the random token vectors", CLI_INT, &d_model, NULL,
-         2, 256},
+    const cli_opt_t opts[] = {
+        {.name = "--seq-len", .meta = "N", .help = "length of the random sequences",
+         .kind = CLI_INT, .ival = &seq_len, .min = 8, .max = 512},
+        {.name = "--d-model", .meta = "N", .help = "width of the random token vectors",
+         .kind = CLI_INT, .ival = &d_model, .min = 2, .max = 512},
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 3: self-attention, from no weights to W_Q W_K W_V",
-                 .opts = opts,
-                 .n_opts = 2,
-                 .seed = 3};
-    int status = cli_parse(&cli, argc, argv);
-    if (status == CLI_ERROR) return 2;
-    if (status == CLI_DONE) return 0;
-
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 3};
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
-    const int n = (int)seq_len, d = (int)d_model;
+    example_t *ex = example_new();
+    random_t rd = random_new((int)seq_len, (int)d_model, cli.seed);
 
-    buffers_t b;
-    self_attn_params_t ex = {0}, layer = {0};
-    if (alloc_buffers(&b, n, d) != 0 || self_attn_alloc(&ex, D_EX, DK_EX, DV_EX, 0) ||
-        self_attn_alloc(&layer, d, d, d, 0)) {
-        fprintf(stderr, "%s: out of memory (--seq-len %d, --d-model %d)\n", PROG, n, d);
-        free_buffers(&b);
-        self_attn_free(&ex);
-        self_attn_free(&layer);
-        report_close(&r);
-        return 1;
-    }
-    set_params(&ex, W_Q_EX, W_K_EX, W_V_EX);
-    const char *const feat[D_EX] = {"f1", "f2", "f3", "f4"};
-    const char *const kcol[DK_EX] = {"d1", "d2", "d3"};
+    section_input(&r);
+    section_simplified(&r, ex);
+    section_qkv(&r, ex);
+    section_scores(&r, ex);
+    section_outputs(&r, ex);
+    section_context(&r, ex);
+    section_complexity(&r, rd.n, rd.d);
+    section_heatmap(&r, &rd, &rng);
+    section_permutation(&r, ex, &rd, &rng);
+    section_patterns(&r, ex, &rd, &rng);
 
-    // ----------------------------------------------------------------------
-    report_section(&r, "input");
-    show(0, "X (3 words x 4 features):", X_EX, N_EX, D_EX, WORDS, feat);
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "simplified");
-    float s_simple[N_EX * N_EX], w_simple[N_EX * N_EX], o_simple[N_EX * D_EX];
-    attention_scores(X_EX, X_EX, s_simple, N_EX, N_EX, D_EX);
-    self_attn_simple(X_EX, NULL, o_simple, w_simple, N_EX, D_EX);
-    show(0, "scores X X^T / sqrt(4):", s_simple, N_EX, N_EX, WORDS, WORDS);
-    show(1, "weights softmax(scores):", w_simple, N_EX, N_EX, WORDS, WORDS);
-    show(1, "outputs weights X (3 x 4):", o_simple, N_EX, D_EX, WORDS, feat);
-    for (int i = 0; i < N_EX; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "simple_self_%s", WORDS[i]);
-        report_value(&r, key, "%.4f", w_simple[i * N_EX + i]);
-        snprintf(key, sizeof key, "simple_norm2_%s", WORDS[i]);
-        report_value(&r, key, "%.2f", mat_dot(X_EX + i * D_EX, X_EX + i * D_EX, D_EX));
-    }
-    report_value(&r, "simple_score_cat_cat", "%.4f", s_simple[0]);
-    report_value(&r, "simple_score_cat_hungry", "%.4f", s_simple[1]);
-    report_value(&r, "simple_diag", "%.4f", attn_diag_strength(w_simple, N_EX));
-
-    // ----------------------------------------------------------------------
-    // ----------------------------------------------------------------------
-    report_section(&r, "queries keys values");
-    float q[N_EX * DK_EX], k[N_EX * DK_EX], v[N_EX * DV_EX];
-    float scores[N_EX * N_EX], weights[N_EX * N_EX], out[N_EX * DV_EX];
-    self_attn_forward(&ex, X_EX, NULL, q, k, v, weights, out, N_EX);
-    show(0, "Q = X W_Q (3 x 3):", q, N_EX, DK_EX, WORDS, kcol);
-    show(1, "K = X W_K (3 x 3):", k, N_EX, DK_EX, WORDS, kcol);
-    show(1, "V = X W_V (3 x 2):", v, N_EX, DV_EX, WORDS, kcol);
-    report_value(&r, "q_cat_1", "%.2f", q[0]);
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "scores and weights");
-    attention_scores(q, k, scores, N_EX, N_EX, DK_EX);
-    show(0, "scores Q K^T / sqrt(3):", scores, N_EX, N_EX, WORDS, WORDS);
-    show(1, "weights softmax(scores), one row per query:", weights, N_EX, N_EX, WORDS,
-         WORDS);
-    printf("\nlargest |row sum - 1| = %.1e\n", attn_row_sum_error(weights, N_EX, N_EX));
-    for (int i = 0; i < N_EX; i++) {
-        int j = argmax(weights + i * N_EX, N_EX);
-        printf("%-7s looks most at %-7s (weight %.4f)\n", WORDS[i], WORDS[j],
-               weights[i * N_EX + j]);
-    }
-    for (int i = 0; i < N_EX; i++)
-        for (int j = 0; j < N_EX; j++) {
-            char key[64];
-            snprintf(key, sizeof key, "w_%s_%s", WORDS[i], WORDS[j]);
-            report_value(&r, key, "%.4f", weights[i * N_EX + j]);
-            snprintf(key, sizeof key, "s_%s_%s", WORDS[i], WORDS[j]);
-            report_value(&r, key, "%.4f", scores[i * N_EX + j]);
-        }
-    report_value(&r, "proj_diag", "%.4f", attn_diag_strength(weights, N_EX));
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "outputs");
-    show(0, "outputs weights V (3 x 2):", out, N_EX, DV_EX, WORDS, kcol);
-    {
-        const int i = 2;   // meows, spelled out as a weighted sum of value rows
-        printf("\nmeows = %.4f v(cat) + %.4f v(hungry) + %.4f v(meows)\n",
-               weights[i * N_EX], weights[i * N_EX + 1], weights[i * N_EX + 2]);
-        double o0 = 0, o1 = 0;
-        for (int j = 0; j < N_EX; j++) {
-            o0 += (double)weights[i * N_EX + j] * v[j * DV_EX];
-            o1 += (double)weights[i * N_EX + j] * v[j * DV_EX + 1];
-        }
-        char b0[32], b1[32];
-        printf("      = [%s, %s]\n", report_fmt_fixed(b0, sizeof b0, o0, 4),
-               report_fmt_fixed(b1, sizeof b1, o1, 4));
-    }
-    for (int i = 0; i < N_EX; i++)
-        for (int j = 0; j < DV_EX; j++) {
-            char key[64];
-            snprintf(key, sizeof key, "out_%s_%d", WORDS[i], j + 1);
-            report_value(&r, key, "%.4f", out[i * DV_EX + j]);
-            snprintf(key, sizeof key, "v_%s_%d", WORDS[i], j + 1);
-            report_value(&r, key, "%.4f", v[i * DV_EX + j]);
-        }
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "context");
-    {
-        float qb[N_EX * DK_EX], kb[N_EX * DK_EX], vb[N_EX * DV_EX];
-        float wb[N_EX * N_EX], ob[N_EX * DV_EX];
-        self_attn_forward(&ex, X_B, NULL, qb, kb, vb, wb, ob, N_EX);
-        printf("%-30s %9s %9s\n", "output row of \"cat\"", "d1", "d2");
-        print_pair("in: cat hungry meows", out);
-        print_pair("in: cat sleeps quietly", ob);
-        print_pair("alone (its own V row)", v);
-        int j = argmax(wb, N_EX);
-        printf("in the second sentence cat looks most at %s (weight %.4f)\n",
-               WORDS_B[j], wb[j]);
-        report_value(&r, "ctx_b_cat_1", "%.4f", ob[0]);
-        report_value(&r, "ctx_b_cat_2", "%.4f", ob[1]);
-        report_text(&r, "ctx_b_cat_top", WORDS_B[j]);
-        report_value(&r, "ctx_b_cat_top_w", "%.4f", wb[j]);
-    }
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "complexity");
-    {
-        layer_cost_t cost[3];
-        layer_costs((double)n, (double)d, cost);
-        printf("one layer over n = %d vectors of width d = %d\n\n", n, d);
-        printf("%-16s %14s %16s %10s %6s\n", "layer", "parameters", "multiply-adds",
-               "sequential", "path");
-        for (int i = 0; i < 3; i++)
-            printf("%-16s %14.0f %16.0f %10.0f %6.0f\n", cost[i].name, cost[i].params,
-                   cost[i].macs, cost[i].sequential, cost[i].path);
-        const char *keys[3] = {"sa", "rnn", "fc"};
-        for (int i = 0; i < 3; i++) {
-            char key[64];
-            snprintf(key, sizeof key, "cost_%s_params", keys[i]);
-            report_value(&r, key, "%.0f", cost[i].params);
-            snprintf(key, sizeof key, "cost_%s_macs", keys[i]);
-            report_value(&r, key, "%.0f", cost[i].macs);
-            snprintf(key, sizeof key, "cost_%s_seq", keys[i]);
-            report_value(&r, key, "%.0f", cost[i].sequential);
-            snprintf(key, sizeof key, "cost_%s_path", keys[i]);
-            report_value(&r, key, "%.0f", cost[i].path);
-        }
-        report_value(&r, "cost_n", "%.0f", n);
-        report_value(&r, "cost_d", "%.0f", d);
-    }
-
-    // ----------------------------------------------------------------------
-    // A random layer: Xavier-initialised W_Q, W_K, W_V of size d x d, and
-    // random N(0, 1) token vectors. Not trained: the pattern is the seed's.
-    report_section(&r, "token heatmap");
-    rng_fill_normal(&rng, b.x_tok, N_TOK * d, 0.0f, 1.0f);
-    self_attn_init(&layer, &rng);
-    self_attn_forward(&layer, b.x_tok, NULL, b.q_tok, b.k_tok, b.v_tok, b.w_tok,
-                      b.o_tok, N_TOK);
-    printf("random token vectors (d = %d), Xavier W_Q, W_K, W_V, seed %llu\n", d,
-           (unsigned long long)cli.seed);
-    report_print_matrix(b.w_tok, N_TOK, N_TOK, 9, 4, TOKENS, TOKENS);
-    printf("largest |row sum - 1| = %.1e\n", attn_row_sum_error(b.w_tok, N_TOK, N_TOK));
-    {
-        int best = argmax(b.w_tok, N_TOK * N_TOK);   // strongest cell
-        int bi = best / N_TOK, bj = best % N_TOK;
-        report_text(&r, "heat_top_q", TOKENS[bi]);
-        report_text(&r, "heat_top_k", TOKENS[bj]);
-        report_value(&r, "heat_top_w", "%.4f", b.w_tok[bi * N_TOK + bj]);
-    }
-    report_value(&r, "heat_d", "%.0f", d);
-    report_value(&r, "seed", "%.0f", (double)cli.seed);
-    FILE *f = report_data(&r, "heatmap.dat");
-    report_write_matrix(f, b.w_tok, N_TOK, N_TOK, TOKENS, TOKENS);
-    report_data_close(&r, f);
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "permutation");
-    {
-        // (a) The worked example, read backwards.
-        const int rev[N_EX] = {2, 1, 0};   // new row i is old row rev[i]
-        float xr[N_EX * D_EX], qr[N_EX * DK_EX], kr[N_EX * DK_EX], vr[N_EX * DV_EX];
-        float wr[N_EX * N_EX], orr[N_EX * DV_EX];
-        for (int i = 0; i < N_EX; i++)
-            memcpy(xr + i * D_EX, X_EX + rev[i] * D_EX, sizeof(float) * D_EX);
-        self_attn_forward(&ex, xr, NULL, qr, kr, vr, wr, orr, N_EX);
-        printf("%-8s %19s  %19s\n", "input:", "cat hungry meows", "meows hungry cat");
-        printf("%-8s %9s %9s  %9s %9s\n", "output", "d1", "d2", "d1", "d2");
-        for (int i = 0; i < N_EX; i++) {
-            int ir = N_EX - 1 - i;   // where word i sits in the reversed input
-            printf("%-8s %9.4f %9.4f  %9.4f %9.4f\n", WORDS[i], out[i * 2],
-                   out[i * 2 + 1], orr[ir * 2], orr[ir * 2 + 1]);
-        }
-        double worst_ex = 0.0;
-        for (int i = 0; i < N_EX; i++)
-            worst_ex = fmax(worst_ex, max_abs_diff(out + i * DV_EX,
-                                                   orr + rev[i] * DV_EX, DV_EX));
-        printf("largest difference: %.1e\n\n", worst_ex);
-
-        // (b) A random sequence of n vectors, shuffled at random.
-        rng_fill_normal(&rng, b.x, n * d, 0.0f, 1.0f);
-        for (int i = 0; i < n; i++) b.perm[i] = i;
-        for (int i = n - 1; i > 0; i--) {   // Fisher-Yates shuffle
-            int j = (int)(rng_uniform(&rng) * (float)(i + 1));
-            if (j > i) j = i;
-            int t = b.perm[i];
-            b.perm[i] = b.perm[j];
-            b.perm[j] = t;
-        }
-        // snippet: permutation_check
-        // x_p: row i of the shuffled input is row perm[i] of x.
-        for (int i = 0; i < n; i++)
-            memcpy(b.xp + i * d, b.x + b.perm[i] * d, sizeof(float) * (size_t)d);
-        self_attn_forward(&layer, b.x, NULL, b.q, b.k, b.v, b.w, b.o, n);
-        self_attn_forward(&layer, b.xp, NULL, b.q, b.k, b.v, b.wp, b.op, n);
-        // Equivariance: out(x_p)[i] == out(x)[perm[i]] and
-        //               weights(x_p)[i][j] == weights(x)[perm[i]][perm[j]].
-        double worst_out = 0.0, worst_w = 0.0;
-        for (int i = 0; i < n; i++) {
-            const float *mine = b.op + i * d, *orig = b.o + b.perm[i] * d;
-            worst_out = fmax(worst_out, max_abs_diff(mine, orig, d));
-            for (int j = 0; j < n; j++) {
-                double diff = b.wp[i * n + j] - b.w[b.perm[i] * n + b.perm[j]];
-                worst_w = fmax(worst_w, fabs(diff));
-            }
-        }
-        // end snippet
-        printf("random sequence: n = %d, d = %d\nshuffled order:", n, d);
-        for (int i = 0; i < n && i < 8; i++) printf(" %d", b.perm[i]);
-        printf("%s\n", n > 8 ? " ..." : "");
-        printf("largest |out(shuffled)[i] - out(x)[perm[i]]|          = %.1e\n",
-               worst_out);
-        printf("largest |w(shuffled)[i][j] - w(x)[perm[i]][perm[j]]| = %.1e\n",
-               worst_w);
-        double mean_abs = 0.0;
-        for (int i = 0; i < n * d; i++) mean_abs += fabs(b.o[i]);
-        mean_abs /= (double)n * d;
-        printf("for scale: mean |out| = %.4f\n", mean_abs);
-        report_value(&r, "perm_ex_diff", "%.1e", worst_ex);
-        report_value(&r, "perm_out_diff", "%.1e", worst_out);
-        report_value(&r, "perm_w_diff", "%.1e", worst_w);
-        report_value(&r, "perm_mean_abs", "%.4f", mean_abs);
-        report_value(&r, "perm_n", "%.0f", n);
-        report_value(&r, "perm_d", "%.0f", d);
-    }
-
-    // ----------------------------------------------------------------------
-    report_section(&r, "patterns");
-    {
-        const pattern_kind_t kinds[4] = {PATTERN_DIAGONAL, PATTERN_LOCAL, PATTERN_GLOBAL,
-                                       PATTERN_SPARSE};
-        for (int i = 0; i < 4; i++) make_pattern(b.pat[i], n, kinds[i], &rng);
-        self_attn_simple(b.x, NULL, b.o_simple, b.w_simple, n, d);
-
-        printf("%-22s %4s %6s %6s %6s %6s %6s %6s  %s\n", "matrix", "n", "local",
-               "diag", "sparse", "H", "H/lnn", "max", "class");
-        for (int i = 0; i < 4; i++) {
-            char name[32], key[32];
-            snprintf(name, sizeof name, "made %s", pattern_name(kinds[i]));
-            snprintf(key, sizeof key, "made_%s", pattern_name(kinds[i]));
-            pattern_row(&r, name, key, b.pat[i], n);
-        }
-        pattern_row(&r, "example, no weights", "ex_simple", w_simple, N_EX);
-        pattern_row(&r, "example, W_Q W_K W_V", "ex_proj", weights, N_EX);
-        pattern_row(&r, "I love machine ...", "tokens", b.w_tok, N_TOK);
-        pattern_row(&r, "random x, no weights", "rand_simple", b.w_simple, n);
-        pattern_row(&r, "random x, Xavier W", "rand_proj", b.w, n);
-
-        const char *files[4] = {"pattern_diagonal.dat", "pattern_local.dat",
-                                "pattern_global.dat", "pattern_sparse.dat"};
-        for (int i = 0; i < 4; i++) {
-            FILE *pf = report_data(&r, files[i]);
-            report_write_matrix(pf, b.pat[i], n, n, NULL, NULL);
-            report_data_close(&r, pf);
-        }
-        report_value(&r, "pat_n", "%.0f", n);
-        report_value(&r, "pat_ln_n", "%.3f", log((double)n));
-        report_value(&r, "pat_small", "%.4f", PATTERN_SMALL / n);
-    }
-
-    free_buffers(&b);
-    self_attn_free(&ex);
-    self_attn_free(&layer);
+    example_free(ex);
+    random_free(&rd);
     return report_close(&r) == 0 ? 0 : 1;
 }

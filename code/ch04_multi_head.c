@@ -18,7 +18,7 @@
 
 #include "attention/attn_stats.h"
 #include "layers/block.h"
-#include "program/cli.h"
+#include "program/program.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
 #include "layers/linear.h"
@@ -26,6 +26,8 @@
 #include "layers/multihead.h"
 #include "program/report.h"
 #include "base/rng.h"
+#include "base/stats.h"
+#include "program/xalloc.h"
 
 static const char *PROG = "ch04_multi_head";
 
@@ -51,26 +53,6 @@ typedef struct {
 
 // ---------------------------------------------------------------------------
 // small helpers
-
-static double max_abs_diff(const float *a, const float *b, size_t size) {
-    double worst = 0.0;
-    for (size_t i = 0; i < size; i++)
-        if (fabs((double)a[i] - b[i]) > worst) worst = fabs((double)a[i] - b[i]);
-    return worst;
-}
-
-// Population mean and variance of size numbers.
-static void mean_var(const float *x, size_t size, double *mean, double *var) {
-    double s = 0.0, ss = 0.0;
-    for (size_t i = 0; i < size; i++) s += x[i];
-    *mean = s / (double)size;
-    for (size_t i = 0; i < size; i++) ss += (x[i] - *mean) * (x[i] - *mean);
-    *var = ss / (double)size;
-}
-
-static float *alloc_floats(size_t size) {
-    return malloc(size * sizeof(float));
-}
 
 // Matrix-multiply FLOPs (2 per multiply-add) of multi-head attention with n
 // queries and m keys; independent of the number of heads.
@@ -130,10 +112,10 @@ static void section_split(report_t *r) {
     print_flat("x in memory:    ", x, N * D);
     print_flat("heads in memory:", heads, H * N * DK);
     mha_concat_heads(heads, back, N, H, DK);
-    double diff = max_abs_diff(x, back, N * D);
+    double diff = mat_max_abs_diff(x, back, N * D);
     printf("x[1][4] = %.0f is heads[1][1][1] = %.0f\n", x[1 * D + 4],
            heads[(1 * N + 1) * DK + 1]);
-    printf("concat(split(x)) == x: max |difference| = %.0f\n", diff);
+    report_check(r, "concat(split(x)) == x, max |difference|", diff, 0.0);
     report_value(r, "split_diff", "%.0f", diff);
 }
 
@@ -141,35 +123,28 @@ static void section_split(report_t *r) {
 // Xavier initialisation: the bounds, and why they matter
 
 static void xavier_row(const char *name, const float *w, int fan_in, int fan_out) {
-    size_t size = (size_t)fan_in * fan_out;
-    double a = sqrt(6.0 / (fan_in + fan_out)), mean, var;
-    float lo = w[0], hi = w[0];
-    for (size_t i = 1; i < size; i++) {
-        if (w[i] < lo) lo = w[i];
-        if (w[i] > hi) hi = w[i];
-    }
-    mean_var(w, size, &mean, &var);
+    double a = sqrt(6.0 / (fan_in + fan_out));
+    stats_t s = stats_of(w, fan_in * fan_out);
     printf("%-16s %6d %7d %8.4f %8.4f %8.4f %7.4f %8.4f\n", name, fan_in, fan_out, a,
-           lo, hi, sqrt(var), a / sqrt(3.0));
+           s.min, s.max, s.std, a / sqrt(3.0));
 }
 
 // Variance of x W_Q, and the entropy and max weight of the attention rows of
 // multi-head attention with parameters p over the BATCH sequences of x_big.
-static int init_effect(const mha_params_t *p, const float *x_big, double *var_q,
-                       double *entropy, double *max_w) {
-    size_t rows = (size_t)BATCH * BIG_N;
-    float *q = alloc_floats(rows * BIG_D), *out = alloc_floats(BIG_N * BIG_D);
-    float *w = alloc_floats((size_t)BIG_H * BIG_N * BIG_N);
-    int rc = (!q || !out || !w) ? -1 : 0;
-    double mean, ent = 0.0, mx = 0.0;
-    if (rc == 0) {
-        linear_forward(x_big, p->w_q, NULL, q, (int)rows, BIG_D, BIG_D);
-        mean_var(q, rows * BIG_D, &mean, var_q);
-    }
-    for (int b = 0; b < BATCH && rc == 0; b++) {
+static void init_effect(const mha_params_t *p, const float *x_big, double *var_q,
+                        double *entropy, double *max_w) {
+    int rows = BATCH * BIG_N;
+    float *q = xfloats(PROG, (size_t)rows * BIG_D);
+    float *out = xfloats(PROG, BIG_N * BIG_D);
+    float *w = xfloats(PROG, (size_t)BIG_H * BIG_N * BIG_N);
+    linear_forward(x_big, p->w_q, NULL, q, rows, BIG_D, BIG_D);
+    stats_t sq = stats_of(q, rows * BIG_D);
+    *var_q = sq.std * sq.std;
+    double ent = 0.0, mx = 0.0;
+    for (int b = 0; b < BATCH; b++) {
         const float *x = x_big + (size_t)b * BIG_N * BIG_D;
-        rc = mha_forward(p, x, BIG_N, x, BIG_N, NULL, out, w);
-        for (int i = 0; i < BIG_H * BIG_N && rc == 0; i++) {
+        xok(PROG, mha_forward(p, x, BIG_N, x, BIG_N, NULL, out, w), "mha_forward");
+        for (int i = 0; i < BIG_H * BIG_N; i++) {
             ent += attn_row_entropy(w + i * BIG_N, BIG_N);
             mx += attn_max_weight(w + i * BIG_N, 1, BIG_N);
         }
@@ -179,10 +154,9 @@ static int init_effect(const mha_params_t *p, const float *x_big, double *var_q,
     free(q);
     free(out);
     free(w);
-    return rc;
 }
 
-static int section_xavier(report_t *r, const model_t *md, rng_t *rng) {
+static void section_xavier(report_t *r, const model_t *md, rng_t *rng) {
     report_section(r, "xavier initialisation");
     printf("%-16s %6s %7s %8s %8s %8s %7s %8s\n", "matrix", "fan_in", "fan_out",
            "bound a", "min", "max", "std", "a/sqrt3");
@@ -197,17 +171,17 @@ static int section_xavier(report_t *r, const model_t *md, rng_t *rng) {
 
     // The same layer with N(0, 1) weights, for contrast.
     mha_params_t naive;
-    if (mha_alloc(&naive, BIG_D, BIG_H) != 0) return -1;
+    xok(PROG, mha_alloc(&naive, BIG_D, BIG_H), "mha_alloc");
     rng_fill_normal(rng, naive.w_q, BIG_D * BIG_D, 0.0f, 1.0f);
     rng_fill_normal(rng, naive.w_k, BIG_D * BIG_D, 0.0f, 1.0f);
     rng_fill_normal(rng, naive.w_v, BIG_D * BIG_D, 0.0f, 1.0f);
     rng_fill_normal(rng, naive.w_o, BIG_D * BIG_D, 0.0f, 1.0f);
-    double var_x, mean_x, vq[2], ent[2], mx[2];
-    int rc = init_effect(&naive, md->x_big, &vq[0], &ent[0], &mx[0]);
-    if (rc == 0) rc = init_effect(&md->enc.attn, md->x_big, &vq[1], &ent[1], &mx[1]);
+    double vq[2], ent[2], mx[2];
+    init_effect(&naive, md->x_big, &vq[0], &ent[0], &mx[0]);
+    init_effect(&md->enc.attn, md->x_big, &vq[1], &ent[1], &mx[1]);
     mha_free(&naive);
-    if (rc != 0) return rc;
-    mean_var(md->x_big, (size_t)BATCH * BIG_N * BIG_D, &mean_x, &var_x);
+    stats_t sx = stats_of(md->x_big, BATCH * BIG_N * BIG_D);
+    double var_x = sx.std * sx.std;
 
     printf("\nx ~ N(0, 1), shape (%d, %d, %d), %d heads; every weight drawn from:\n",
            BATCH, BIG_N, BIG_D, BIG_H);
@@ -227,46 +201,41 @@ static int section_xavier(report_t *r, const model_t *md, rng_t *rng) {
     report_value(r, "maxw_normal", "%.4f", mx[0]);
     report_value(r, "maxw_xavier", "%.4f", mx[1]);
     report_value(r, "ent_uniform_8", "%.4f", log((double)BIG_N));
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
 // fused vs loop
 
-static int section_equivalence(report_t *r, const model_t *md) {
+static void section_equivalence(report_t *r, const model_t *md) {
     int n = md->n, d = md->d, h = md->h;
-    float *out_f = alloc_floats((size_t)n * d), *out_l = alloc_floats((size_t)n * d);
-    float *w_f = alloc_floats((size_t)h * n * n);
-    float *w_l = alloc_floats((size_t)h * n * n);
-    int rc = (!out_f || !out_l || !w_f || !w_l) ? -1 : 0;
-    if (rc == 0) rc = mha_forward(&md->small, md->x_small, n, md->x_small, n, NULL,
-                                  out_f, w_f);
-    if (rc == 0) rc = mha_forward_loop(&md->small, md->x_small, n, md->x_small, n,
-                                       NULL, out_l, w_l);
-    if (rc == 0) {
-        double d_out = mat_max_abs_diff(out_f, out_l, (size_t)n * d);
-        double d_w = mat_max_abs_diff(w_f, w_l, (size_t)h * n * n);
-        report_section(r, "fused vs loop");
-        printf("x (%d, %d) ~ N(0, 1); %d heads of width d_k = %d; Xavier weights\n", n,
-               d, h, d / h);
-        printf("fused: 3 projections (%d, %d), split, %d x attention, concat, W_O\n", d,
-               d, h);
-        printf("loop:  %d heads, each with its own (%d, %d) slices of W_Q, W_K, W_V\n",
-               h, d, d / h);
-        printf("       and (%d, %d) slice of W_O; their products summed\n", d / h, d);
-        char label[64];
-        snprintf(label, sizeof label, "output (%d, %d), max |fused - loop|", n, d);
-        report_check(r, label, d_out, 1e-5);
-        snprintf(label, sizeof label, "weights (%d, %d, %d), max |fused - loop|", h, n, n);
-        report_check(r, label, d_w, 1e-5);
-        report_value(r, "equiv_out", "%.1e", d_out);
-        report_value(r, "equiv_w", "%g", d_w);
-    }
+    float *out_f = xfloats(PROG, (size_t)n * d), *out_l = xfloats(PROG, (size_t)n * d);
+    float *w_f = xfloats(PROG, (size_t)h * n * n);
+    float *w_l = xfloats(PROG, (size_t)h * n * n);
+    xok(PROG, mha_forward(&md->small, md->x_small, n, md->x_small, n, NULL, out_f, w_f),
+        "mha_forward");
+    xok(PROG, mha_forward_loop(&md->small, md->x_small, n, md->x_small, n, NULL, out_l,
+                               w_l), "mha_forward_loop");
+    double d_out = mat_max_abs_diff(out_f, out_l, (size_t)n * d);
+    double d_w = mat_max_abs_diff(w_f, w_l, (size_t)h * n * n);
+    report_section(r, "fused vs loop");
+    printf("x (%d, %d) ~ N(0, 1); %d heads of width d_k = %d; Xavier weights\n", n, d,
+           h, d / h);
+    printf("fused: 3 projections (%d, %d), split, %d x attention, concat, W_O\n", d, d,
+           h);
+    printf("loop:  %d heads, each with its own (%d, %d) slices of W_Q, W_K, W_V\n", h,
+           d, d / h);
+    printf("       and (%d, %d) slice of W_O; their products summed\n", d / h, d);
+    char label[64];
+    snprintf(label, sizeof label, "output (%d, %d), max |fused - loop|", n, d);
+    report_check(r, label, d_out, 1e-5);
+    snprintf(label, sizeof label, "weights (%d, %d, %d), max |fused - loop|", h, n, n);
+    report_check(r, label, d_w, 1e-5);
+    report_value(r, "equiv_out", "%.1e", d_out);
+    report_value(r, "equiv_w", "%g", d_w);
     free(out_f);
     free(out_l);
     free(w_f);
     free(w_l);
-    return rc;
 }
 
 // ---------------------------------------------------------------------------
@@ -344,43 +313,39 @@ static void print_head_stats(const char *label, int width, const float *w, int n
            attn_max_weight(w, n, n), attn_diag_strength(w, n));
 }
 
-static int section_random_heads(report_t *r, const model_t *md) {
+static void section_random_heads(report_t *r, const model_t *md) {
     int n = md->n, d = md->d, h = md->h;
-    float *out = alloc_floats((size_t)n * d), *w = alloc_floats((size_t)h * n * n);
-    int rc = (!out || !w) ? -1 : 0;
-    if (rc == 0)
-        rc = mha_forward(&md->small, md->x_small, n, md->x_small, n, NULL, out, w);
-    if (rc == 0) {
-        report_section(r, "random heads");
-        printf("self-attention of %d random tokens, d_model %d, Xavier weights, "
-               "untrained\n", n, d);
-        printf("%-6s %8s %7s %11s %9s\n", "head", "entropy", "exp(H)", "max weight",
-               "diagonal");
-        double lo = INFINITY, hi = 0.0;
-        for (int k = 0; k < h; k++) {
-            char label[16];
-            snprintf(label, sizeof label, "%d", k + 1);
-            print_head_stats(label, 6, w + (size_t)k * n * n, n);
-            double ent = attn_mean_entropy(w + (size_t)k * n * n, n, n);
-            if (ent < lo) lo = ent;
-            if (ent > hi) hi = ent;
-            if (k < 8) {
-                char name[32];
-                snprintf(name, sizeof name, "random_head%d.dat", k);
-                FILE *f = report_data(r, name);
-                report_write_matrix(f, w + (size_t)k * n * n, n, n, NULL, NULL);
-                report_data_close(r, f);
-            }
+    float *out = xfloats(PROG, (size_t)n * d), *w = xfloats(PROG, (size_t)h * n * n);
+    xok(PROG, mha_forward(&md->small, md->x_small, n, md->x_small, n, NULL, out, w),
+        "mha_forward");
+    report_section(r, "random heads");
+    printf("self-attention of %d random tokens, d_model %d, Xavier weights, "
+           "untrained\n", n, d);
+    printf("%-6s %8s %7s %11s %9s\n", "head", "entropy", "exp(H)", "max weight",
+           "diagonal");
+    double lo = INFINITY, hi = 0.0;
+    for (int k = 0; k < h; k++) {
+        char label[16];
+        snprintf(label, sizeof label, "%d", k + 1);
+        print_head_stats(label, 6, w + (size_t)k * n * n, n);
+        double ent = attn_mean_entropy(w + (size_t)k * n * n, n, n);
+        if (ent < lo) lo = ent;
+        if (ent > hi) hi = ent;
+        if (k < 8) {
+            char name[32];
+            snprintf(name, sizeof name, "random_head%d.dat", k);
+            FILE *f = report_data(r, name);
+            report_write_matrix(f, w + (size_t)k * n * n, n, n, NULL, NULL);
+            report_data_close(r, f);
         }
-        printf("uniform over %d keys: entropy %.4f, exp(H) %.2f, max weight %.4f\n", n,
-               log((double)n), (double)n, 1.0 / n);
-        report_value(r, "rand_ent_lo", "%.2f", lo);
-        report_value(r, "rand_ent_hi", "%.2f", hi);
-        report_value(r, "rand_ent_uniform", "%.2f", log((double)n));
     }
+    printf("uniform over %d keys: entropy %.4f, exp(H) %.2f, max weight %.4f\n", n,
+           log((double)n), (double)n, 1.0 / n);
+    report_value(r, "rand_ent_lo", "%.2f", lo);
+    report_value(r, "rand_ent_hi", "%.2f", hi);
+    report_value(r, "rand_ent_uniform", "%.2f", log((double)n));
     free(out);
     free(w);
-    return rc;
 }
 
 // ---------------------------------------------------------------------------
@@ -459,11 +424,10 @@ static void targets(const float *w, int m, char *buf, int size) {
     if (!buf[0]) snprintf(buf, (size_t)size, "-");
 }
 
-static int section_planted(report_t *r, const model_t *md) {
+static void section_planted(report_t *r, const model_t *md) {
     float out[PL_N * PL_D], w[PL_H * PL_N * PL_N];
-    if (mha_forward(&md->planted, md->x_planted, PL_N, md->x_planted, PL_N, NULL, out,
-                    w) != 0)
-        return -1;
+    xok(PROG, mha_forward(&md->planted, md->x_planted, PL_N, md->x_planted, PL_N, NULL,
+                          out, w), "mha_forward");
     report_section(r, "planted heads");
     printf("sentence:");
     for (int i = 0; i < PL_N; i++) printf(" %s", TOKENS[i]);
@@ -506,49 +470,37 @@ static int section_planted(report_t *r, const model_t *md) {
     report_value(r, "pl_broad_ent", "%.4f", attn_mean_entropy(broad, PL_N, PL_N));
     report_value(r, "pl_rand_ent", "%.2f",
                  attn_mean_entropy(w + 7 * PL_N * PL_N, PL_N, PL_N));
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
 // the d_model = 512, 8-head demonstration
 
-static int section_big(report_t *r, model_t *md) {
+static void section_big(report_t *r, model_t *md) {
     size_t per_x = (size_t)BIG_N * BIG_D, per_w = (size_t)BIG_H * BIG_N * BIG_N;
-    float *out_l = alloc_floats(per_x), *w_l = alloc_floats(per_w);
-    int rc = (!out_l || !w_l) ? -1 : 0;
+    float *out_l = xfloats(PROG, per_x), *w_l = xfloats(PROG, per_w);
     double d_out = 0.0, d_w = 0.0;
-    for (int b = 0; b < BATCH && rc == 0; b++) {
+    for (int b = 0; b < BATCH; b++) {
         const float *x = md->x_big + b * per_x;
-        rc = mha_forward(&md->enc.attn, x, BIG_N, x, BIG_N, NULL, md->y_big + b * per_x,
-                         md->w_big + b * per_w);
-        if (rc == 0) rc = mha_forward_loop(&md->enc.attn, x, BIG_N, x, BIG_N, NULL,
-                                           out_l, w_l);
-        if (rc == 0) {
-            double e = max_abs_diff(md->y_big + b * per_x, out_l, per_x);
-            if (e > d_out) d_out = e;
-            e = max_abs_diff(md->w_big + b * per_w, w_l, per_w);
-            if (e > d_w) d_w = e;
-        }
+        float *y = md->y_big + b * per_x, *w = md->w_big + b * per_w;
+        xok(PROG, mha_forward(&md->enc.attn, x, BIG_N, x, BIG_N, NULL, y, w),
+            "mha_forward");
+        xok(PROG, mha_forward_loop(&md->enc.attn, x, BIG_N, x, BIG_N, NULL, out_l, w_l),
+            "mha_forward_loop");
+        d_out = fmax(d_out, mat_max_abs_diff(y, out_l, per_x));
+        d_w = fmax(d_w, mat_max_abs_diff(w, w_l, per_w));
     }
     free(out_l);
     free(w_l);
-    if (rc != 0) return rc;
 
-    size_t n_w = BATCH * per_w;
-    double mean, var, lo = 1.0, hi = 0.0;
-    mean_var(md->w_big, n_w, &mean, &var);
-    for (size_t i = 0; i < n_w; i++) {
-        if (md->w_big[i] < lo) lo = md->w_big[i];
-        if (md->w_big[i] > hi) hi = md->w_big[i];
-    }
+    int n_w = BATCH * (int)per_w, rows = n_w / BIG_N;
+    stats_t s = stats_of(md->w_big, n_w);
     double sum_lo = INFINITY, sum_hi = -INFINITY;
-    for (size_t row = 0; row < n_w / BIG_N; row++) {
-        double s = 0.0;
-        for (int j = 0; j < BIG_N; j++) s += md->w_big[row * BIG_N + j];
-        if (s < sum_lo) sum_lo = s;
-        if (s > sum_hi) sum_hi = s;
+    for (int row = 0; row < rows; row++) {
+        double sum = 0.0;
+        for (int j = 0; j < BIG_N; j++) sum += md->w_big[row * BIG_N + j];
+        sum_lo = fmin(sum_lo, sum), sum_hi = fmax(sum_hi, sum);
     }
-    double sum_err = attn_row_sum_error(md->w_big, (int)(n_w / BIG_N), BIG_N);
+    double sum_err = attn_row_sum_error(md->w_big, rows, BIG_N);
 
     report_section(r, "d_model 512");
     printf("batch %d, n = %d tokens, d_model = %d, h = %d heads of d_k = %d\n", BATCH,
@@ -557,31 +509,29 @@ static int section_big(report_t *r, model_t *md) {
     printf("output  y  (%d, %d, %d)\n", BATCH, BIG_N, BIG_D);
     printf("weights A  (%d, %d, %d, %d)  (batch, head, query, key)\n", BATCH, BIG_H,
            BIG_N, BIG_N);
-    printf("attention weights, all %zu of them:\n", n_w);
-    printf("  mean  %.4f\n  std   %.4f\n  max   %.4f\n  min   %.4f\n", mean, sqrt(var),
-           hi, lo);
-    printf("row sums over %zu rows: smallest %.4f, largest %.4f\n", n_w / BIG_N, sum_lo,
+    printf("attention weights, all %d of them:\n", n_w);
+    printf("  mean  %.4f\n  std   %.4f\n  max   %.4f\n  min   %.4f\n", s.mean, s.std,
+           s.max, s.min);
+    printf("row sums over %d rows: smallest %.4f, largest %.4f\n", rows, sum_lo,
            sum_hi);
-    printf("largest |row sum - 1| = %.2e\n", sum_err);
-    printf("fused vs loop: max |difference| %.2e (outputs), %.2e (weights)\n", d_out,
-           d_w);
+    report_check(r, "largest |row sum - 1|", sum_err, 1e-6);
+    report_check(r, "outputs, max |fused - loop|", d_out, 1e-5);
+    report_check(r, "weights, max |fused - loop|", d_w, 1e-5);
     report_value(r, "big_n_w", "%.0f", (double)n_w);
-    report_value(r, "big_mean", "%.4f", mean);
-    report_value(r, "big_std", "%.4f", sqrt(var));
-    report_value(r, "big_max", "%.4f", hi);
-    report_value(r, "big_min", "%.4f", lo);
+    report_value(r, "big_mean", "%.4f", s.mean);
+    report_value(r, "big_std", "%.4f", s.std);
+    report_value(r, "big_max", "%.4f", s.max);
+    report_value(r, "big_min", "%.4f", s.min);
     report_value(r, "big_sum_err", "%.1e", sum_err);
     report_value(r, "big_equiv", "%.1e", d_out);
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
 // Add & Norm and the feed-forward network, on the first sequence of the batch
 
-static int section_add_norm(report_t *r, const model_t *md, float *h1) {
+static void section_add_norm(report_t *r, const model_t *md, float *h1) {
     size_t size = (size_t)BIG_N * BIG_D;
-    float *res = alloc_floats(size);
-    if (!res) return -1;
+    float *res = xfloats(PROG, size);
     const float *x = md->x_big, *sub = md->y_big;   // first sequence
     for (size_t i = 0; i < size; i++) res[i] = x[i] + sub[i];
     layernorm_add_norm(x, sub, &md->enc.norm1, h1, BIG_N);
@@ -594,61 +544,49 @@ static int section_add_norm(report_t *r, const model_t *md, float *h1) {
            "var(LN r)");
     double worst_mean = 0.0, worst_var = 0.0, var_lo = INFINITY, var_hi = 0.0;
     for (int i = 0; i < BIG_N; i++) {
-        double m0, v0, m1, v1;
-        mean_var(res + i * BIG_D, BIG_D, &m0, &v0);
-        mean_var(h1 + i * BIG_D, BIG_D, &m1, &v1);
+        stats_t s0 = stats_of(res + i * BIG_D, BIG_D);
+        stats_t s1 = stats_of(h1 + i * BIG_D, BIG_D);
+        double v0 = s0.std * s0.std, v1 = s1.std * s1.std;
         char buf[32];
-        printf("%3d %10.4f %9.4f %12s %11.4f\n", i, m0, v0,
-               report_fmt_fixed(buf, sizeof buf, m1, 4), v1);
-        if (fabs(m1) > worst_mean) worst_mean = fabs(m1);
-        if (fabs(v1 - 1.0) > worst_var) worst_var = fabs(v1 - 1.0);
-        if (v0 < var_lo) var_lo = v0;
-        if (v0 > var_hi) var_hi = v0;
+        printf("%3d %10.4f %9.4f %12s %11.4f\n", i, s0.mean, v0,
+               report_fmt_fixed(buf, sizeof buf, s1.mean, 4), v1);
+        worst_mean = fmax(worst_mean, fabs(s1.mean));
+        worst_var = fmax(worst_var, fabs(v1 - 1.0));
+        var_lo = fmin(var_lo, v0), var_hi = fmax(var_hi, v0);
     }
-    printf("largest |mean| after LayerNorm %.1e, largest |var - 1| %.1e\n", worst_mean,
-           worst_var);
+    // var(LN r) = var(r) / (var(r) + eps): 1 less about eps / var(r).
+    report_check(r, "largest |mean| after LayerNorm", worst_mean, 1e-6);
+    report_check(r, "largest |var - 1| after LayerNorm", worst_var, 1e-4);
     report_value(r, "ln_var_lo", "%.2f", var_lo);
     report_value(r, "ln_var_hi", "%.2f", var_hi);
     report_value(r, "ln_mean_err", "%.0e", worst_mean);
     report_value(r, "ln_var_err", "%.0e", worst_var);
     free(res);
-    return 0;
 }
 
-static int section_ffn(report_t *r, const model_t *md, const float *h1) {
+static void section_ffn(report_t *r, const model_t *md, const float *h1) {
     const ffn_params_t *p = &md->enc.ffn;
-    size_t n_hid = (size_t)BIG_N * BIG_FF;
-    float *hidden = alloc_floats(n_hid), *y = alloc_floats((size_t)BIG_N * BIG_D);
-    float *hid1 = alloc_floats(BIG_FF), *y1 = alloc_floats(BIG_D);
-    if (!hidden || !y || !hid1 || !y1) {
-        free(hidden);
-        free(y);
-        free(hid1);
-        free(y1);
-        return -1;
-    }
+    int n_hid = BIG_N * BIG_FF;
+    float *hidden = xfloats(PROG, (size_t)n_hid), *y = xfloats(PROG, BIG_N * BIG_D);
+    float hid1[BIG_FF], y1[BIG_D];
     ffn_forward(p, h1, hidden, y, BIG_N);
-    size_t zeros = 0;
-    for (size_t i = 0; i < n_hid; i++) zeros += hidden[i] == 0.0f;
+    int zeros = 0;
+    for (int i = 0; i < n_hid; i++) zeros += hidden[i] == 0.0f;
     ffn_forward(p, h1 + 3 * BIG_D, hid1, y1, 1);   // row 3 on its own
-    double d_row = max_abs_diff(y1, y + 3 * BIG_D, BIG_D);
+    double d_row = mat_max_abs_diff(y1, y + 3 * BIG_D, BIG_D);
 
     report_section(r, "feed-forward");
     printf("h (%d, %d) -> ReLU(h W_1 + b_1) (%d, %d) -> . W_2 + b_2 (%d, %d)\n", BIG_N,
            BIG_D, BIG_N, BIG_FF, BIG_N, BIG_D);
     printf("parameters: W_1 %d + b_1 %d + W_2 %d + b_2 %d = %ld\n", BIG_D * BIG_FF,
            BIG_FF, BIG_FF * BIG_D, BIG_D, ffn_param_count(p));
-    printf("hidden units set to 0 by ReLU: %zu of %zu (%.1f%%)\n", zeros, n_hid,
+    printf("hidden units set to 0 by ReLU: %d of %d (%.1f%%)\n", zeros, n_hid,
            100.0 * zeros / n_hid);
-    printf("position-wise: row 3 alone vs row 3 of all %d rows: "
-           "max |difference| %.1e\n", BIG_N, d_row);
+    report_check(r, "position-wise: row 3 alone == row 3 of all", d_row, 0.0);
     report_value(r, "ffn_zero_pct", "%.1f", 100.0 * zeros / n_hid);
     report_value(r, "ffn_row_diff", "%g", d_row);
     free(hidden);
     free(y);
-    free(hid1);
-    free(y1);
-    return 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -656,7 +594,7 @@ static int section_ffn(report_t *r, const model_t *md, const float *h1) {
 
 // For each row i of a (n, d) and b (n, d): max_j |a[i][j] - b[i][j]| into diff.
 static void row_changes(const float *a, const float *b, int n, int d, double *diff) {
-    for (int i = 0; i < n; i++) diff[i] = max_abs_diff(a + i * d, b + i * d, (size_t)d);
+    for (int i = 0; i < n; i++) diff[i] = mat_max_abs_diff(a + i * d, b + i * d, d);
 }
 
 static void print_changes(const double *diff, int n) {
@@ -667,111 +605,104 @@ static void print_changes(const double *diff, int n) {
     printf("\n");
 }
 
-static int section_encoder(report_t *r, const model_t *md, float *enc_out) {
-    size_t size = (size_t)BIG_N * BIG_D;
-    float *x2 = alloc_floats(size), *y2 = alloc_floats(size);
-    float *w = alloc_floats((size_t)BIG_H * BIG_N * BIG_N);
-    int rc = (!x2 || !y2 || !w) ? -1 : 0;
-    const float *x = md->x_big;   // first sequence of the batch
-    if (rc == 0) rc = encoder_block_forward(&md->enc, x, BIG_N, NULL, enc_out, w);
-    if (rc == 0) {
-        memcpy(x2, x, size * sizeof(float));
-        for (int j = 0; j < BIG_D; j++) x2[(BIG_N - 1) * BIG_D + j] += 1.0f;
-        rc = encoder_block_forward(&md->enc, x2, BIG_N, NULL, y2, NULL);
-    }
-    if (rc == 0) {
-        double m_lo = INFINITY, m_hi = -INFINITY, v_lo = INFINITY, v_hi = 0.0;
-        for (int i = 0; i < BIG_N; i++) {
-            double m, v;
-            mean_var(enc_out + i * BIG_D, BIG_D, &m, &v);
-            m_lo = fmin(m_lo, m), m_hi = fmax(m_hi, m);
-            v_lo = fmin(v_lo, v), v_hi = fmax(v_hi, v);
-        }
-        double diff[BIG_N];
-        row_changes(enc_out, y2, BIG_N, BIG_D, diff);
-        char b1[32], b2[32];
-        report_section(r, "encoder block");
-        printf("source x (%d, %d) -> encoder block -> y (%d, %d); "
-               "weights (%d, %d, %d)\n", BIG_N, BIG_D, BIG_N, BIG_D, BIG_H, BIG_N,
-               BIG_N);
-        printf("  h1 = LayerNorm(x + MultiHead(x, x, x))\n");
-        printf("  y  = LayerNorm(h1 + FFN(h1))\n");
-        printf("parameters: %ld\n", encoder_block_param_count(&md->enc));
-        printf("rows of y: mean in [%s, %s], variance in [%.4f, %.4f]\n",
-               report_fmt_fixed(b1, sizeof b1, m_lo, 4), report_fmt_fixed(b2, sizeof b2, m_hi, 4),
-               v_lo, v_hi);
-        printf("add 1 to every entry of source token %d; max |change| of each "
-               "output row:\n", BIG_N - 1);
-        print_changes(diff, BIG_N);
-        double lo = diff[0];
-        for (int i = 1; i < BIG_N; i++) lo = fmin(lo, diff[i]);
-        report_value(r, "enc_change_min", "%.4f", lo);
-    }
-    free(x2);
-    free(y2);
-    free(w);
-    return rc;
+// dst (n, d) <- src with 1 added to every entry of row `row`.
+static void bump_row(float *dst, const float *src, int n, int d, int row) {
+    memcpy(dst, src, sizeof(float) * (size_t)n * d);
+    for (int j = 0; j < d; j++) dst[row * d + j] += 1.0f;
 }
 
-static int section_decoder(report_t *r, const model_t *md, const float *enc_out) {
-    size_t size = (size_t)TGT_N * BIG_D;
-    float *y = alloc_floats(size), *t2 = alloc_floats(size), *y2 = alloc_floats(size);
-    float *y3 = alloc_floats(size), *enc2 = alloc_floats((size_t)BIG_N * BIG_D);
-    float *sw = alloc_floats((size_t)BIG_H * TGT_N * TGT_N);
-    float *cw = alloc_floats((size_t)BIG_H * TGT_N * BIG_N);
-    int rc = (!y || !t2 || !y2 || !y3 || !enc2 || !sw || !cw) ? -1 : 0;
-    const decoder_block_t *b = &md->dec;
-    if (rc == 0)
-        rc = decoder_block_forward(b, md->tgt, TGT_N, enc_out, BIG_N, NULL, NULL, y, sw,
-                                   cw);
-    if (rc == 0) {   // change the last target token only
-        memcpy(t2, md->tgt, size * sizeof(float));
-        for (int j = 0; j < BIG_D; j++) t2[(TGT_N - 1) * BIG_D + j] += 1.0f;
-        rc = decoder_block_forward(b, t2, TGT_N, enc_out, BIG_N, NULL, NULL, y2, NULL,
-                                   NULL);
+static void section_encoder(report_t *r, const model_t *md, float *enc_out) {
+    size_t size = (size_t)BIG_N * BIG_D;
+    float *x2 = xfloats(PROG, size), *y2 = xfloats(PROG, size);
+    const float *x = md->x_big;   // first sequence of the batch
+    xok(PROG, encoder_block_forward(&md->enc, x, BIG_N, NULL, enc_out, NULL),
+        "encoder_block_forward");
+    bump_row(x2, x, BIG_N, BIG_D, BIG_N - 1);
+    xok(PROG, encoder_block_forward(&md->enc, x2, BIG_N, NULL, y2, NULL),
+        "encoder_block_forward");
+    double m_lo = INFINITY, m_hi = -INFINITY, v_lo = INFINITY, v_hi = 0.0;
+    for (int i = 0; i < BIG_N; i++) {
+        stats_t s = stats_of(enc_out + i * BIG_D, BIG_D);
+        m_lo = fmin(m_lo, s.mean), m_hi = fmax(m_hi, s.mean);
+        v_lo = fmin(v_lo, s.std * s.std), v_hi = fmax(v_hi, s.std * s.std);
     }
-    if (rc == 0) {   // change the last encoder row only
-        memcpy(enc2, enc_out, (size_t)BIG_N * BIG_D * sizeof(float));
-        for (int j = 0; j < BIG_D; j++) enc2[(BIG_N - 1) * BIG_D + j] += 1.0f;
-        rc = decoder_block_forward(b, md->tgt, TGT_N, enc2, BIG_N, NULL, NULL, y3, NULL,
-                                   NULL);
-    }
-    if (rc == 0) {
-        double future = 0.0;
-        for (int h = 0; h < BIG_H; h++)
-            for (int i = 0; i < TGT_N; i++)
-                for (int j = i + 1; j < TGT_N; j++)
-                    future += sw[(h * TGT_N + i) * TGT_N + j];
-        double cross_err = attn_row_sum_error(cw, BIG_H * TGT_N, BIG_N);
-        double d_tgt[TGT_N], d_enc[TGT_N];
-        row_changes(y, y2, TGT_N, BIG_D, d_tgt);
-        row_changes(y, y3, TGT_N, BIG_D, d_enc);
+    double diff[BIG_N];
+    row_changes(enc_out, y2, BIG_N, BIG_D, diff);
+    char b1[32], b2[32];
+    report_section(r, "encoder block");
+    printf("source x (%d, %d) -> encoder block -> y (%d, %d); weights (%d, %d, %d)\n",
+           BIG_N, BIG_D, BIG_N, BIG_D, BIG_H, BIG_N, BIG_N);
+    printf("  h1 = LayerNorm(x + MultiHead(x, x, x))\n");
+    printf("  y  = LayerNorm(h1 + FFN(h1))\n");
+    printf("parameters: %ld\n", encoder_block_param_count(&md->enc));
+    printf("rows of y: mean in [%s, %s], variance in [%.4f, %.4f]\n",
+           report_fmt_fixed(b1, sizeof b1, m_lo, 4),
+           report_fmt_fixed(b2, sizeof b2, m_hi, 4), v_lo, v_hi);
+    printf("add 1 to every entry of source token %d; max |change| of each "
+           "output row:\n", BIG_N - 1);
+    print_changes(diff, BIG_N);
+    double lo = diff[0];
+    for (int i = 1; i < BIG_N; i++) lo = fmin(lo, diff[i]);
+    report_value(r, "enc_change_min", "%.4f", lo);
+    free(x2);
+    free(y2);
+}
 
-        report_section(r, "decoder block");
-        printf("target t (%d, %d), encoder output (%d, %d) -> decoder block -> "
-               "y (%d, %d)\n", TGT_N, BIG_D, BIG_N, BIG_D, TGT_N, BIG_D);
-        printf("  h1 = LayerNorm(t + MultiHead(t, t, t; causal mask))\n");
-        printf("  h2 = LayerNorm(h1 + MultiHead(h1, enc, enc))\n");
-        printf("  y  = LayerNorm(h2 + FFN(h2))\n");
-        printf("parameters: %ld\n", decoder_block_param_count(b));
-        printf("self-attention weights (%d, %d, %d): total weight on future tokens "
-               "%.4f\n", BIG_H, TGT_N, TGT_N, future);
-        printf("cross-attention weights (%d, %d, %d): largest |row sum - 1| %.1e\n",
-               BIG_H, TGT_N, BIG_N, cross_err);
-        printf("add 1 to every entry of target token %d; max |change| of each "
-               "output row:\n", TGT_N - 1);
-        print_changes(d_tgt, TGT_N);
-        printf("add 1 to every entry of encoder row %d; max |change| of each "
-               "output row:\n", BIG_N - 1);
-        print_changes(d_enc, TGT_N);
-        double before = 0.0, lo_enc = d_enc[0];
-        for (int i = 0; i < TGT_N - 1; i++) before = fmax(before, d_tgt[i]);
-        for (int i = 1; i < TGT_N; i++) lo_enc = fmin(lo_enc, d_enc[i]);
-        report_value(r, "dec_future", "%.4f", future);
-        report_value(r, "dec_change_before", "%.4f", before);
-        report_value(r, "dec_change_last", "%.4f", d_tgt[TGT_N - 1]);
-        report_value(r, "dec_enc_change_min", "%.4f", lo_enc);
-    }
+static void section_decoder(report_t *r, const model_t *md, const float *enc_out) {
+    size_t size = (size_t)TGT_N * BIG_D;
+    float *y = xfloats(PROG, size), *t2 = xfloats(PROG, size);
+    float *y2 = xfloats(PROG, size);
+    float *y3 = xfloats(PROG, size), *enc2 = xfloats(PROG, (size_t)BIG_N * BIG_D);
+    float *sw = xfloats(PROG, (size_t)BIG_H * TGT_N * TGT_N);
+    float *cw = xfloats(PROG, (size_t)BIG_H * TGT_N * BIG_N);
+    const decoder_block_t *b = &md->dec;
+    const char *fwd = "decoder_block_forward";
+    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc_out, BIG_N, NULL, NULL, y,
+                                    sw, cw), fwd);
+    bump_row(t2, md->tgt, TGT_N, BIG_D, TGT_N - 1);   // change the last target token
+    xok(PROG, decoder_block_forward(b, t2, TGT_N, enc_out, BIG_N, NULL, NULL, y2, NULL,
+                                    NULL), fwd);
+    bump_row(enc2, enc_out, BIG_N, BIG_D, BIG_N - 1);  // change the last encoder row
+    xok(PROG, decoder_block_forward(b, md->tgt, TGT_N, enc2, BIG_N, NULL, NULL, y3,
+                                    NULL, NULL), fwd);
+    double future = 0.0;
+    for (int h = 0; h < BIG_H; h++)
+        for (int i = 0; i < TGT_N; i++)
+            for (int j = i + 1; j < TGT_N; j++)
+                future += sw[(h * TGT_N + i) * TGT_N + j];
+    double cross_err = attn_row_sum_error(cw, BIG_H * TGT_N, BIG_N);
+    double d_tgt[TGT_N], d_enc[TGT_N];
+    row_changes(y, y2, TGT_N, BIG_D, d_tgt);
+    row_changes(y, y3, TGT_N, BIG_D, d_enc);
+
+    report_section(r, "decoder block");
+    printf("target t (%d, %d), encoder output (%d, %d) -> decoder block -> "
+           "y (%d, %d)\n", TGT_N, BIG_D, BIG_N, BIG_D, TGT_N, BIG_D);
+    printf("  h1 = LayerNorm(t + MultiHead(t, t, t; causal mask))\n");
+    printf("  h2 = LayerNorm(h1 + MultiHead(h1, enc, enc))\n");
+    printf("  y  = LayerNorm(h2 + FFN(h2))\n");
+    printf("parameters: %ld\n", decoder_block_param_count(b));
+    char label[80];
+    snprintf(label, sizeof label,
+             "self-attention (%d, %d, %d), weight on future tokens", BIG_H, TGT_N,
+             TGT_N);
+    report_check(r, label, future, 0.0);
+    snprintf(label, sizeof label, "cross-attention (%d, %d, %d), largest |row sum - 1|",
+             BIG_H, TGT_N, BIG_N);
+    report_check(r, label, cross_err, 1e-6);
+    printf("add 1 to every entry of target token %d; max |change| of each "
+           "output row:\n", TGT_N - 1);
+    print_changes(d_tgt, TGT_N);
+    printf("add 1 to every entry of encoder row %d; max |change| of each "
+           "output row:\n", BIG_N - 1);
+    print_changes(d_enc, TGT_N);
+    double before = 0.0, lo_enc = d_enc[0];
+    for (int i = 0; i < TGT_N - 1; i++) before = fmax(before, d_tgt[i]);
+    for (int i = 1; i < TGT_N; i++) lo_enc = fmin(lo_enc, d_enc[i]);
+    report_value(r, "dec_future", "%.4f", future);
+    report_value(r, "dec_change_before", "%.4f", before);
+    report_value(r, "dec_change_last", "%.4f", d_tgt[TGT_N - 1]);
+    report_value(r, "dec_enc_change_min", "%.4f", lo_enc);
     free(y);
     free(t2);
     free(y2);
@@ -779,7 +710,6 @@ static int section_decoder(report_t *r, const model_t *md, const float *enc_out)
     free(enc2);
     free(sw);
     free(cw);
-    return rc;
 }
 
 // ---------------------------------------------------------------------------
@@ -798,91 +728,75 @@ static void model_free(model_t *md) {
     free(md->tgt);
 }
 
-static int model_init(model_t *md, rng_t *rng) {
+static model_t model_new(int n, int d, int h, rng_t *rng) {
+    model_t md = {.n = n, .d = d, .h = h};
     size_t big = (size_t)BATCH * BIG_N * BIG_D;
-    if (mha_alloc(&md->small, md->d, md->h) || mha_alloc(&md->planted, PL_D, PL_H) ||
-        encoder_block_alloc(&md->enc, BIG_D, BIG_H, BIG_FF) ||
-        decoder_block_alloc(&md->dec, BIG_D, BIG_H, BIG_FF))
-        return -1;
-    md->x_small = alloc_floats((size_t)md->n * md->d);
-    md->x_planted = alloc_floats(PL_N * PL_D);
-    md->x_big = alloc_floats(big);
-    md->y_big = alloc_floats(big);
-    md->w_big = alloc_floats((size_t)BATCH * BIG_H * BIG_N * BIG_N);
-    md->tgt = alloc_floats((size_t)TGT_N * BIG_D);
-    if (!md->x_small || !md->x_planted || !md->x_big || !md->y_big || !md->w_big ||
-        !md->tgt)
-        return -1;
+    xok(PROG, mha_alloc(&md.small, d, h), "mha_alloc");
+    xok(PROG, mha_alloc(&md.planted, PL_D, PL_H), "mha_alloc");
+    xok(PROG, encoder_block_alloc(&md.enc, BIG_D, BIG_H, BIG_FF), "encoder_block");
+    xok(PROG, decoder_block_alloc(&md.dec, BIG_D, BIG_H, BIG_FF), "decoder_block");
+    md.x_small = xfloats(PROG, (size_t)n * d);
+    md.x_planted = xfloats(PROG, PL_N * PL_D);
+    md.x_big = xfloats(PROG, big);
+    md.y_big = xfloats(PROG, big);
+    md.w_big = xfloats(PROG, (size_t)BATCH * BIG_H * BIG_N * BIG_N);
+    md.tgt = xfloats(PROG, (size_t)TGT_N * BIG_D);
     // One random stream, always drawn in this order.
-    mha_init(&md->small, rng);
-    rng_fill_normal(rng, md->x_small, md->n * md->d, 0.0f, 1.0f);
-    mha_init(&md->planted, rng);
-    plant_heads(&md->planted);
-    planted_input(md->x_planted, rng);
-    encoder_block_init(&md->enc, rng);
-    decoder_block_init(&md->dec, rng);
-    rng_fill_normal(rng, md->x_big, (int)big, 0.0f, 1.0f);
-    rng_fill_normal(rng, md->tgt, TGT_N * BIG_D, 0.0f, 1.0f);
-    return 0;
+    mha_init(&md.small, rng);
+    rng_fill_normal(rng, md.x_small, n * d, 0.0f, 1.0f);
+    mha_init(&md.planted, rng);
+    plant_heads(&md.planted);
+    planted_input(md.x_planted, rng);
+    encoder_block_init(&md.enc, rng);
+    decoder_block_init(&md.dec, rng);
+    rng_fill_normal(rng, md.x_big, (int)big, 0.0f, 1.0f);
+    rng_fill_normal(rng, md.tgt, TGT_N * BIG_D, 0.0f, 1.0f);
+    return md;
 }
 
 int main(int argc, char **argv) {
     long seq_len = 8, d_model = 64, heads = 8;
-    cli_opt_t opts[] = {
-        {"--seq-len", "N", "tokens in the small walk-through", CLI_INT, &seq_len, NULL,
-         1, 128},
-        {"--d-model", "N", "model width of the small walk-through", CLI_INT, &d_model,
-         NULL, 1, 512},
-        {"--heads", "N", "heads, must divide --d-model",
-         CLI_INT, &heads, NULL, 1, 64},
+    const cli_opt_t opts[] = {
+        {.name = "--seq-len", .meta = "N", .help = "tokens in the small walk-through",
+         .kind = CLI_INT, .ival = &seq_len, .min = 8, .max = 512},
+        {.name = "--d-model", .meta = "N", .help = "width of the small walk-through",
+         .kind = CLI_INT, .ival = &d_model, .min = 2, .max = 512},
+        {.name = "--heads", .meta = "N", .help = "heads, must divide --d-model",
+         .kind = CLI_INT, .ival = &heads, .min = 1, .max = 64},
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 4: multi-head attention, the Transformer block.",
-                 .opts = opts,
-                 .n_opts = 3,
-                 .seed = 42};
-    int status = cli_parse(&cli, argc, argv);
-    if (status == CLI_DONE) return 0;
-    if (status == CLI_ERROR) return 2;
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
+    report_t r;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     if (d_model % heads != 0) {
         fprintf(stderr, "%s: --d-model %ld is not divisible by --heads %ld\n", PROG,
                 d_model, heads);
+        report_close(&r);
         return 2;
     }
-
-    report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;   // a bad --data DIR
     rng_t rng;
     rng_seed(&rng, cli.seed);
-    model_t md = {.n = (int)seq_len, .d = (int)d_model, .h = (int)heads};
-    float *h1 = alloc_floats((size_t)BIG_N * BIG_D);
-    float *enc_out = alloc_floats((size_t)BIG_N * BIG_D);
-    int rc = (!h1 || !enc_out) ? -1 : model_init(&md, &rng);
+    model_t md = model_new((int)seq_len, (int)d_model, (int)heads, &rng);
+    float *h1 = xfloats(PROG, (size_t)BIG_N * BIG_D);        // add & norm -> FFN
+    float *enc_out = xfloats(PROG, (size_t)BIG_N * BIG_D);   // encoder -> decoder
 
-    if (rc == 0) {
-        section_config(&r, &md, (unsigned long long)cli.seed);
-        section_split(&r);
-    }
-    if (rc == 0) rc = section_xavier(&r, &md, &rng);
-    if (rc == 0) rc = section_equivalence(&r, &md);
-    if (rc == 0) {
-        section_counts(&r, &md);
-        rc = section_random_heads(&r, &md);
-    }
-    if (rc == 0) rc = section_planted(&r, &md);
-    if (rc == 0) rc = section_big(&r, &md);
-    if (rc == 0) rc = section_add_norm(&r, &md, h1);
-    if (rc == 0) rc = section_ffn(&r, &md, h1);
-    if (rc == 0) rc = section_encoder(&r, &md, enc_out);
-    if (rc == 0) rc = section_decoder(&r, &md, enc_out);
+    section_config(&r, &md, (unsigned long long)cli.seed);
+    section_split(&r);
+    section_xavier(&r, &md, &rng);
+    section_equivalence(&r, &md);
+    section_counts(&r, &md);
+    section_random_heads(&r, &md);
+    section_planted(&r, &md);
+    section_big(&r, &md);
+    section_add_norm(&r, &md, h1);
+    section_ffn(&r, &md, h1);
+    section_encoder(&r, &md, enc_out);
+    section_decoder(&r, &md, enc_out);
 
     model_free(&md);
     free(h1);
     free(enc_out);
-    if (rc != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        report_close(&r);
-        return 1;
-    }
     return report_close(&r) == 0 ? 0 : 1;
 }

@@ -40,6 +40,10 @@ out=$(book/check-snippets.sh "$B")
 if [ -z "$out" ]; then pass "every snippet marker is shown exactly once"
 else fail "every snippet marker is shown exactly once" "$out"; fi
 
+out=$(book/check-dead.sh "$B")
+if [ -z "$out" ]; then pass "every value a program records is quoted by a chapter"
+else fail "every value a program records is quoted by a chapter" "$out"; fi
+
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
 printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \

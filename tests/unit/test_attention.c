@@ -8,6 +8,8 @@
 #include "base/rng.h"
 #include "attention/softmax.h"
 
+#include "helpers.h"
+
 // Hand computation with d_k = 1, so sqrt(d_k) = 1:
 //   query 1 = ln 3: scores (ln 3 * 0, ln 3 * 1) = (0, ln 3) -> exp (1, 3)
 //                  -> weights (1/4, 3/4) -> out = 1/4 (4, 0) + 3/4 (0, 4) = (1, 3)
@@ -77,8 +79,8 @@ Test(attention, forward_equals_four_explicit_steps) {
         mat_scale(w2, n * m, 1.0f / sqrtf((float)dk));  // 2. scale
         softmax_rows(w2, n, m);                         // 3. normalise
         mat_mul(w2, v, out2, n, m, dv);                 // 4. weighted sum
-        for (int i = 0; i < n * m; i++) cr_assert_float_eq(w[i], w2[i], 1e-6);
-        for (int i = 0; i < n * dv; i++) cr_assert_float_eq(out[i], out2[i], 1e-5);
+        assert_floats_near(w, w2, n * m, 1e-6, "w");
+        assert_floats_near(out, out2, n * dv, 1e-5, "out");
     }
 }
 

@@ -7,24 +7,10 @@
 #include "layers/block.h"
 #include "base/rng.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
+
 
 enum { D = 16, H = 4, F = 32 };
-
-static double max_abs_diff(const float *a, const float *b, size_t size) {
-    double worst = 0.0;
-    for (size_t i = 0; i < size; i++)
-        if (fabs((double)a[i] - b[i]) > worst) worst = fabs((double)a[i] - b[i]);
-    return worst;
-}
-
-static void row_mean_var(const float *x, int d, double *mean, double *var) {
-    double s = 0.0, ss = 0.0;
-    for (int j = 0; j < d; j++) s += x[j];
-    *mean = s / d;
-    for (int j = 0; j < d; j++) ss += (x[j] - *mean) * (x[j] - *mean);
-    *var = ss / d;
-}
 
 // ---------------------------------------------------------------------------
 // Add & Norm
@@ -102,8 +88,8 @@ Test(block, encoder_is_attention_then_ffn_each_with_add_norm) {
     layernorm_add_norm(x, sub, &b.norm1, h1, N);
     ffn_forward(&b.ffn, h1, hid, sub, N);
     layernorm_add_norm(h1, sub, &b.norm2, expect, N);
-    cr_assert(max_abs_diff(y, expect, N * D) == 0.0);
-    cr_assert(max_abs_diff(w, w_ref, H * N * N) == 0.0);
+    cr_assert(mat_max_abs_diff(y, expect, N * D) == 0.0);
+    cr_assert(mat_max_abs_diff(w, w_ref, H * N * N) == 0.0);
     encoder_block_free(&b);
 }
 
@@ -138,7 +124,7 @@ Test(block, encoder_is_permutation_equivariant) {
     cr_assert_eq(encoder_block_forward(&b, x, N, NULL, y, NULL), 0);
     cr_assert_eq(encoder_block_forward(&b, xp, N, NULL, yp, NULL), 0);
     for (int i = 0; i < N; i++)
-        cr_assert(max_abs_diff(yp + i * D, y + perm[i] * D, D) < 1e-5, "row %d", i);
+        cr_assert(mat_max_abs_diff(yp + i * D, y + perm[i] * D, D) < 1e-5, "row %d", i);
     encoder_block_free(&b);
 }
 
@@ -154,7 +140,7 @@ Test(block, encoder_every_token_sees_every_token) {
     for (int j = 0; j < D; j++) x[(N - 1) * D + j] += 1.0f;   // change the last token
     cr_assert_eq(encoder_block_forward(&b, x, N, NULL, y2, NULL), 0);
     for (int i = 0; i < N; i++)
-        cr_assert(max_abs_diff(y + i * D, y2 + i * D, D) > 1e-4, "row %d", i);
+        cr_assert(mat_max_abs_diff(y + i * D, y2 + i * D, D) > 1e-4, "row %d", i);
     encoder_block_free(&b);
 }
 
@@ -191,9 +177,10 @@ Test(block, decoder_causal_mask_future_tokens_change_nothing_before) {
         int rc = decoder_block_forward(&b, x2, N, enc, M, NULL, NULL, y2, NULL, NULL);
         cr_assert_eq(rc, 0);
         for (int i = 0; i < t; i++)
-            cr_assert(max_abs_diff(y + i * D, y2 + i * D, D) == 0.0, "t %d row %d", t,
-                      i);
-        cr_assert(max_abs_diff(y + t * D, y2 + t * D, D) > 1e-4, "t %d row %d", t, t);
+            cr_assert(mat_max_abs_diff(y + i * D, y2 + i * D, D) == 0.0, "t %d row %d",
+                      t, i);
+        cr_assert(mat_max_abs_diff(y + t * D, y2 + t * D, D) > 1e-4, "t %d row %d", t,
+                  t);
     }
     decoder_block_free(&b);
 }
@@ -208,16 +195,12 @@ Test(block, decoder_cross_attention_sees_all_of_the_encoder) {
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     rng_fill_normal(&rng, enc, M * D, 0.0f, 1.0f);
     cr_assert_eq(decoder_block_forward(&b, x, N, enc, M, NULL, NULL, y, NULL, cw), 0);
-    for (int r = 0; r < H * N; r++) {   // cross-attention rows: M keys, sum 1
-        double s = 0.0;
-        for (int j = 0; j < M; j++) s += cw[r * M + j];
-        cr_assert(fabs(s - 1.0) < 1e-6);
-    }
+    assert_row_stochastic(cw, H * N, M, 1e-6);   // cross-attention: M keys
     for (int j = 0; j < D; j++) enc[(M - 1) * D + j] += 1.0f;   // last source row
     int rc = decoder_block_forward(&b, x, N, enc, M, NULL, NULL, y2, NULL, NULL);
     cr_assert_eq(rc, 0);
     for (int i = 0; i < N; i++)   // even the first target token sees it
-        cr_assert(max_abs_diff(y + i * D, y2 + i * D, D) > 1e-4, "row %d", i);
+        cr_assert(mat_max_abs_diff(y + i * D, y2 + i * D, D) > 1e-4, "row %d", i);
     decoder_block_free(&b);
 }
 

@@ -6,6 +6,8 @@
 #include "attention/dropout.h"
 #include "base/rng.h"
 
+#include "helpers.h"
+
 Test(dropout, p_zero_is_identity) {
     float x[5] = {1, -2, 3, 0.5f, 7}, y[5] = {-1, -1, -1, -1, -1};
     unsigned char keep[5] = {9, 9, 9, 9, 9};
@@ -56,7 +58,7 @@ Test(dropout, deterministic_and_in_place) {
     dropout_forward(x, y1, NULL, N, 0.5f, &a);
     memcpy(y2, x, sizeof y2);
     dropout_forward(y2, y2, NULL, N, 0.5f, &b);
-    for (int i = 0; i < N; i++) cr_assert_float_eq(y1[i], y2[i], 0.0);
+    assert_floats_near(y1, y2, N, 0.0, "y1");
 }
 
 // E[y] = x. One draw of entry x has standard deviation x sqrt(p / (1 - p))

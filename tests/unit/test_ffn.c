@@ -6,7 +6,8 @@
 #include "layers/ffn.h"
 #include "base/rng.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
+
 
 // d_model = 2, d_ff = 3:
 //   W_1 = [[1, -1, 0.5],      b_1 = (0, 1, -0.5)
@@ -36,9 +37,8 @@ Test(ffn, tiny_by_hand) {
     const float expect_y[4] = {3.5f, -0.5f, 0.5f, 1.5f};
     float hidden[6], y[4];
     ffn_forward(&p, x, hidden, y, 2);
-    for (int i = 0; i < 6; i++)
-        cr_assert_float_eq(hidden[i], expect_h[i], EPS, "h %d", i);
-    for (int i = 0; i < 4; i++) cr_assert_float_eq(y[i], expect_y[i], EPS, "y %d", i);
+    assert_floats_near(hidden, expect_h, 6, EPS, "hidden");
+    assert_floats_near(y, expect_y, 4, EPS, "y");
     ffn_free(&p);
 }
 

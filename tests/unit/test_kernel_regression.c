@@ -5,7 +5,8 @@
 #include "attention/kernel_regression.h"
 #include "base/rng.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
+
 
 Test(kernel_regression, gaussian_kernel_values) {
     cr_assert_float_eq(nw_gaussian_kernel(0.0, 0.7), 1.0, 1e-12);
@@ -115,7 +116,7 @@ Test(kernel_regression, shifting_everything_changes_nothing) {
     for (int j = 0; j < NT; j++) xt[j] += 10.0f;
     for (int i = 0; i < NQ; i++) xq[i] += 10.0f;
     cr_assert_eq(nw_weights(xq, NQ, xt, NT, 0.5f, w2), 0);
-    for (int i = 0; i < NQ * NT; i++) cr_assert_float_eq(w[i], w2[i], 1e-4f);
+    assert_floats_near(w, w2, NQ * NT, 1e-4f, "w");
 }
 
 Test(kernel_regression, weights_are_normalised_kernels) {

@@ -6,15 +6,8 @@
 #include "layers/layernorm.h"
 #include "base/rng.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
 
-static void row_mean_var(const float *x, int d, double *mean, double *var) {
-    double s = 0.0, ss = 0.0;
-    for (int j = 0; j < d; j++) s += x[j];
-    *mean = s / d;
-    for (int j = 0; j < d; j++) ss += (x[j] - *mean) * (x[j] - *mean);
-    *var = ss / d;
-}
 
 Test(layernorm, by_hand) {
     // x = (1, 2, 3, 4): mean 2.5, biased variance (2.25 + 0.25 + 0.25 + 2.25) / 4

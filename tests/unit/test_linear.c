@@ -5,6 +5,8 @@
 #include "layers/linear.h"
 #include "base/rng.h"
 
+#include "helpers.h"
+
 // x = [[1, 2, 3],      w = [[1,  0],      b = [0.5, -0.5]
 //      [4, 5, 6]]           [0,  1],
 //                           [1, -1]]
@@ -18,14 +20,14 @@ Test(linear, hand_checked_with_bias) {
     float y[4] = {NAN, NAN, NAN, NAN};
     linear_forward(X, W, B, y, 2, 3, 2);
     const float want[4] = {4.5f, -1.5f, 10.5f, -1.5f};
-    for (int i = 0; i < 4; i++) cr_assert_float_eq(y[i], want[i], 1e-6, "y[%d]", i);
+    assert_floats_near(y, want, 4, 1e-6, "y");
 }
 
 Test(linear, hand_checked_without_bias) {
     float y[4] = {NAN, NAN, NAN, NAN};
     linear_forward(X, W, NULL, y, 2, 3, 2);
     const float want[4] = {4, -1, 10, -1};
-    for (int i = 0; i < 4; i++) cr_assert_float_eq(y[i], want[i], 1e-6, "y[%d]", i);
+    assert_floats_near(y, want, 4, 1e-6, "y");
 }
 
 Test(linear, identity_weights_copy_the_input) {
@@ -35,7 +37,7 @@ Test(linear, identity_weights_copy_the_input) {
     rng_fill_normal(&rng, x, 12, 0, 1);
     for (int i = 0; i < 4; i++) w[i * 4 + i] = 1;
     linear_forward(x, w, NULL, y, 3, 4, 4);
-    for (int i = 0; i < 12; i++) cr_assert_float_eq(y[i], x[i], 1e-6);
+    assert_floats_near(y, x, 12, 1e-6, "y");
 }
 
 Test(linear, one_row_at_a_time_equals_all_rows) {

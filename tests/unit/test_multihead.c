@@ -10,21 +10,16 @@
 #include "layers/multihead.h"
 #include "base/rng.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
 
-static double max_abs_diff(const float *a, const float *b, size_t size) {
-    double worst = 0.0;
-    for (size_t i = 0; i < size; i++)
-        if (fabs((double)a[i] - b[i]) > worst) worst = fabs((double)a[i] - b[i]);
-    return worst;
+// p <- Xavier-initialised (d_model, h) weights from rng, seeded with seed; the
+// test draws its inputs from the same rng afterwards.
+static void random_mha(mha_params_t *p, int d_model, int h, rng_t *rng, uint64_t seed) {
+    rng_seed(rng, seed);
+    cr_assert_eq(mha_alloc(p, d_model, h), 0);
+    mha_init(p, rng);
 }
 
-static float *random_floats(rng_t *rng, size_t size) {
-    float *x = malloc(size * sizeof(float));
-    cr_assert_not_null(x);
-    rng_fill_normal(rng, x, (int)size, 0.0f, 1.0f);
-    return x;
-}
 
 // ---------------------------------------------------------------------------
 // split and concat
@@ -38,8 +33,7 @@ Test(multihead, split_by_hand) {
     const float expect[8] = {0, 1, 4, 5, 2, 3, 6, 7};
     float heads[8];
     mha_split_heads(x, heads, 2, 2, 2);
-    for (int i = 0; i < 8; i++)
-        cr_assert_float_eq(heads[i], expect[i], 0.0f, "i = %d", i);
+    assert_floats_near(heads, expect, 8, 0.0f, "heads");
 }
 
 Test(multihead, concat_by_hand) {
@@ -62,9 +56,9 @@ Test(multihead, split_then_concat_is_identity) {
         float *again = malloc(size * sizeof(float));
         mha_split_heads(x, heads, n, h, d_k);
         mha_concat_heads(heads, back, n, h, d_k);
-        cr_assert(max_abs_diff(x, back, size) == 0.0, "shape %zu", s);
+        cr_assert(mat_max_abs_diff(x, back, size) == 0.0, "shape %zu", s);
         mha_split_heads(back, again, n, h, d_k);   // and the other way round
-        cr_assert(max_abs_diff(heads, again, size) == 0.0, "shape %zu", s);
+        cr_assert(mat_max_abs_diff(heads, again, size) == 0.0, "shape %zu", s);
         free(x);
         free(heads);
         free(back);
@@ -161,11 +155,10 @@ Test(multihead, two_heads_by_hand) {
                                0.5f, 0.5f, 0.268941f, 0.731059f};
     float out[4], wts[8];
     cr_assert_eq(mha_forward(&p, x, 2, x, 2, NULL, out, wts), 0);
-    for (int i = 0; i < 4; i++) cr_assert_float_eq(out[i], expect[i], EPS, "out %d", i);
-    for (int i = 0; i < 8; i++) cr_assert_float_eq(wts[i], expect_w[i], EPS, "w %d", i);
+    assert_floats_near(out, expect, 4, EPS, "out");
+    assert_floats_near(wts, expect_w, 8, EPS, "wts");
     cr_assert_eq(mha_forward_loop(&p, x, 2, x, 2, NULL, out, wts), 0);
-    for (int i = 0; i < 4; i++)
-        cr_assert_float_eq(out[i], expect[i], EPS, "loop %d", i);
+    assert_floats_near(out, expect, 4, EPS, "out");
     mha_free(&p);
 }
 
@@ -188,8 +181,8 @@ static double fused_vs_loop(int n, int m, int d, int h, const unsigned char *mas
     float *w2 = malloc(sizeof(float) * h * n * m);
     cr_assert_eq(mha_forward(&p, xq, n, xkv, m, mask, o1, w1), 0);
     cr_assert_eq(mha_forward_loop(&p, xq, n, xkv, m, mask, o2, w2), 0);
-    double diff = fmax(max_abs_diff(o1, o2, (size_t)n * d),
-                       max_abs_diff(w1, w2, (size_t)h * n * m));
+    double diff = fmax(mat_max_abs_diff(o1, o2, (size_t)n * d),
+                       mat_max_abs_diff(w1, w2, (size_t)h * n * m));
     free(xq);
     free(xkv);
     free(o1);
@@ -239,8 +232,8 @@ Test(multihead, one_head_is_single_head_attention) {
     attention_forward(q, k, v, NULL, ctx, w_ref, N, N, D, D);
     linear_forward(ctx, p.w_o, p.b_o, expect, N, D, D);
     cr_assert_eq(mha_forward(&p, x, N, x, N, NULL, out, w), 0);
-    cr_assert(max_abs_diff(out, expect, N * D) < 1e-6);
-    cr_assert(max_abs_diff(w, w_ref, N * N) < 1e-7);
+    cr_assert(mat_max_abs_diff(out, expect, N * D) < 1e-6);
+    cr_assert(mat_max_abs_diff(w, w_ref, N * N) < 1e-7);
     mha_free(&p);
 }
 
@@ -249,9 +242,7 @@ Test(multihead, each_head_uses_only_its_own_columns) {
     enum { N = 4, D = 8, H = 2, DK = 4 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 6);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 6);
     float x[N * D], q[N * D], k[N * D], v[N * D], out[N * D], w[H * N * N];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     linear_forward(x, p.w_q, NULL, q, N, D, D);
@@ -267,7 +258,7 @@ Test(multihead, each_head_uses_only_its_own_columns) {
                 vh[i * DK + c] = v[i * D + h * DK + c];
             }
         attention_forward(qh, kh, vh, NULL, ctx, wh, N, N, DK, DK);
-        cr_assert(max_abs_diff(wh, w + h * N * N, N * N) < 1e-7, "head %d", h);
+        cr_assert(mat_max_abs_diff(wh, w + h * N * N, N * N) < 1e-7, "head %d", h);
     }
     mha_free(&p);
 }
@@ -279,21 +270,12 @@ Test(multihead, weights_are_row_stochastic_per_head) {
     enum { N = 3, M = 5, D = 12, H = 3 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 8);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 8);
     float xq[N * D], xkv[M * D], out[N * D], w[H * N * M];
     rng_fill_normal(&rng, xq, N * D, 0.0f, 1.0f);
     rng_fill_normal(&rng, xkv, M * D, 0.0f, 1.0f);
     cr_assert_eq(mha_forward(&p, xq, N, xkv, M, NULL, out, w), 0);
-    for (int r = 0; r < H * N; r++) {
-        double s = 0.0;
-        for (int j = 0; j < M; j++) {
-            cr_assert(w[r * M + j] >= 0.0f);
-            s += w[r * M + j];
-        }
-        cr_assert(fabs(s - 1.0) < 1e-6, "row %d sums to %f", r, s);
-    }
+    assert_row_stochastic(w, H * N, M, 1e-6);
     mha_free(&p);
 }
 
@@ -302,9 +284,7 @@ Test(multihead, mask_hides_keys_in_every_head) {
     enum { N = 3, M = 4, D = 8, H = 4 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 9);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 9);
     unsigned char mask[N * M];
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++) mask[i * M + j] = j != 2 && i != 1;
@@ -334,9 +314,7 @@ Test(multihead, cross_attention_ignores_the_order_of_keys) {
     const int perm[M] = {2, 0, 3, 1};
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 12);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 12);
     float xq[N * D], xkv[M * D], xkv2[M * D], o1[N * D], o2[N * D];
     float w1[H * N * M], w2[H * N * M];
     rng_fill_normal(&rng, xq, N * D, 0.0f, 1.0f);
@@ -345,7 +323,7 @@ Test(multihead, cross_attention_ignores_the_order_of_keys) {
         memcpy(xkv2 + j * D, xkv + perm[j] * D, sizeof(float) * D);
     cr_assert_eq(mha_forward(&p, xq, N, xkv, M, NULL, o1, w1), 0);
     cr_assert_eq(mha_forward(&p, xq, N, xkv2, M, NULL, o2, w2), 0);
-    cr_assert(max_abs_diff(o1, o2, N * D) < 1e-5);
+    cr_assert(mat_max_abs_diff(o1, o2, N * D) < 1e-5);
     for (int r = 0; r < H * N; r++)
         for (int j = 0; j < M; j++)
             cr_assert_float_eq(w2[r * M + j], w1[r * M + perm[j]], 1e-6f);
@@ -356,15 +334,13 @@ Test(multihead, null_weights_gives_the_same_output) {
     enum { N = 3, D = 8, H = 2 };
     mha_params_t p;
     rng_t rng;
-    rng_seed(&rng, 13);
-    cr_assert_eq(mha_alloc(&p, D, H), 0);
-    mha_init(&p, &rng);
+    random_mha(&p, D, H, &rng, 13);
     float x[N * D], o1[N * D], o2[N * D], o3[N * D], w[H * N * N];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     cr_assert_eq(mha_forward(&p, x, N, x, N, NULL, o1, w), 0);
     cr_assert_eq(mha_forward(&p, x, N, x, N, NULL, o2, NULL), 0);
     cr_assert_eq(mha_forward_loop(&p, x, N, x, N, NULL, o3, NULL), 0);
-    cr_assert(max_abs_diff(o1, o2, N * D) == 0.0);
-    cr_assert(max_abs_diff(o1, o3, N * D) < 1e-5);
+    cr_assert(mat_max_abs_diff(o1, o2, N * D) == 0.0);
+    cr_assert(mat_max_abs_diff(o1, o3, N * D) < 1e-5);
     mha_free(&p);
 }

@@ -6,7 +6,8 @@
 #include "attention/scoring.h"
 #include "attention/softmax.h"
 
-#define EPS 1e-5f
+#include "helpers.h"
+
 
 // q = (1, 2, 3), k = (4, -5, 6): q . k = 4 - 10 + 18 = 12.
 static const float Q3[3] = {1.0f, 2.0f, 3.0f};

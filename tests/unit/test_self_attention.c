@@ -10,6 +10,8 @@
 #include "base/rng.h"
 #include "attention/self_attention.h"
 
+#include "helpers.h"
+
 // Fill a layer's weights and an input from a seed.
 static void random_layer(self_attn_params_t *p, float *x, int n, int d_model, int d_k,
                          int d_v, uint64_t seed) {
@@ -54,7 +56,7 @@ Test(self_attn_forward, trainable_hand_checked) {
     cr_assert_float_eq(k[1], 1, 1e-6);
     cr_assert_float_eq(v[1], 2, 1e-6);
     const float want_w[4] = {0.268941f, 0.731059f, 0.5f, 0.5f};
-    for (int i = 0; i < 4; i++) cr_assert_float_eq(w[i], want_w[i], 1e-5, "w[%d]", i);
+    assert_floats_near(w, want_w, 4, 1e-5, "w");
     cr_assert_float_eq(out[0], 1.731059f, 1e-5);
     cr_assert_float_eq(out[1], 1.5f, 1e-5);
     self_attn_free(&p);
@@ -84,8 +86,7 @@ Test(self_attn_forward, weights_are_row_stochastic) {
     float x[N * D], q[N * DK], k[N * DK], v[N * DV], w[N * N], out[N * DV];
     random_layer(&p, x, N, D, DK, DV, 11);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
-    for (int i = 0; i < N * N; i++) cr_assert(w[i] >= 0.0f && w[i] <= 1.0f);
-    cr_assert_lt(attn_row_sum_error(w, N, N), 1e-5);
+    assert_row_stochastic(w, N, N, 1e-5);
     self_attn_free(&p);
 }
 
@@ -162,8 +163,8 @@ Test(self_attn_forward, identity_projections_reduce_to_simple) {
     rng_fill_normal(&rng, x, N * D, 0, 1);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, N);
     self_attn_simple(x, NULL, outs, ws, N, D);
-    for (int i = 0; i < N * N; i++) cr_assert_float_eq(w[i], ws[i], 1e-6);
-    for (int i = 0; i < N * D; i++) cr_assert_float_eq(out[i], outs[i], 1e-6);
+    assert_floats_near(w, ws, N * N, 1e-6, "w");
+    assert_floats_near(out, outs, N * D, 1e-6, "out");
     self_attn_free(&p);
 }
 
@@ -197,7 +198,7 @@ Test(self_attn_forward, self_only_mask_returns_values) {
     self_attn_forward(&p, x, mask, q, k, v, w, out, N);
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) cr_assert_float_eq(w[i * N + j], i == j, 1e-7);
-    for (int i = 0; i < N * DV; i++) cr_assert_float_eq(out[i], v[i], 1e-6);
+    assert_floats_near(out, v, N * DV, 1e-6, "out");
     self_attn_free(&p);
 }
 
@@ -208,7 +209,7 @@ Test(self_attn_forward, single_token_attends_to_itself) {
     random_layer(&p, x, 1, D, DK, DV, 18);
     self_attn_forward(&p, x, NULL, q, k, v, w, out, 1);
     cr_assert_float_eq(w[0], 1.0f, 1e-7);
-    for (int i = 0; i < DV; i++) cr_assert_float_eq(out[i], v[i], 1e-6);
+    assert_floats_near(out, v, DV, 1e-6, "out");
     self_attn_free(&p);
 }
 

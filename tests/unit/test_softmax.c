@@ -6,11 +6,7 @@
 #include "base/rng.h"
 #include "attention/softmax.h"
 
-static void random_row(float *x, int n, uint64_t seed, float std) {
-    rng_t rng;
-    rng_seed(&rng, seed);
-    rng_fill_normal(&rng, x, n, 0.0f, std);
-}
+#include "helpers.h"
 
 // Hand computation: exp(0) = 1, exp(ln 2) = 2, exp(ln 3) = 3; the sum is 6,
 // so the weights are 1/6, 2/6, 3/6.
@@ -39,7 +35,7 @@ Test(softmax, single_entry_is_one) {
 Test(softmax, rows_sum_to_one_and_positive) {
     enum { N = 7, M = 13 };
     float x[N * M];
-    random_row(x, N * M, 1, 3.0f);
+    random_fill(x, N * M, 1, 3.0f);
     softmax_rows(x, N, M);
     for (int i = 0; i < N; i++) {
         double s = 0.0;
@@ -55,7 +51,7 @@ Test(softmax, rows_sum_to_one_and_positive) {
 Test(softmax, shift_invariance) {
     static const float shifts[] = {-1000.0f, -50.0f, 3.5f, 100.0f, 1000.0f};
     float base[8];
-    random_row(base, 8, 2, 1.0f);
+    random_fill(base, 8, 2, 1.0f);
     float ref[8];
     memcpy(ref, base, sizeof ref);
     softmax(ref, 8);
@@ -64,7 +60,7 @@ Test(softmax, shift_invariance) {
         for (int i = 0; i < 8; i++) x[i] = base[i] + shifts[s];
         softmax(x, 8);
         // float x + 1000 keeps ~4 decimals of x, so compare at 1e-4.
-        for (int i = 0; i < 8; i++) cr_assert_float_eq(x[i], ref[i], 1e-4);
+        assert_floats_near(x, ref, 8, 1e-4, "x");
     }
 }
 
@@ -119,20 +115,20 @@ Test(softmax, naive_overflows_where_stable_does_not) {
 // Naive first, then efficient: on ordinary logits the two agree.
 Test(softmax, naive_equals_stable_on_moderate_logits) {
     float a[16], b[16];
-    random_row(a, 16, 3, 4.0f);
+    random_fill(a, 16, 3, 4.0f);
     memcpy(b, a, sizeof b);
     softmax_naive(a, 16);
     softmax(b, 16);
-    for (int i = 0; i < 16; i++) cr_assert_float_eq(a[i], b[i], 1e-6);
+    assert_floats_near(a, b, 16, 1e-6, "a");
 }
 
 Test(softmax_temp, temperature_one_is_plain_softmax) {
     float a[10], b[10];
-    random_row(a, 10, 4, 2.0f);
+    random_fill(a, 10, 4, 2.0f);
     memcpy(b, a, sizeof b);
     softmax_rows_temp(a, 2, 5, 1.0f);
     softmax_rows(b, 2, 5);
-    for (int i = 0; i < 10; i++) cr_assert_float_eq(a[i], b[i], 1e-7);
+    assert_floats_near(a, b, 10, 1e-7, "a");
     cr_assert_float_eq(a[0] + a[1] + a[2] + a[3] + a[4], 1.0f, 1e-6);
 }
 
@@ -176,11 +172,11 @@ Test(softmax_masked, fully_masked_row_is_zero_not_nan) {
 
 Test(softmax_masked, null_mask_equals_softmax_rows) {
     float a[12], b[12];
-    random_row(a, 12, 5, 2.0f);
+    random_fill(a, 12, 5, 2.0f);
     memcpy(b, a, sizeof b);
     softmax_rows_masked(a, NULL, 3, 4);
     softmax_rows(b, 3, 4);
-    for (int i = 0; i < 12; i++) cr_assert_float_eq(a[i], b[i], 1e-7);
+    assert_floats_near(a, b, 12, 1e-7, "a");
 }
 
 // Hand computation: p = (1/2, 1/2) gives J = diag(p) - p p^T
@@ -199,7 +195,7 @@ Test(softmax_jacobian, known_values_by_hand) {
 Test(softmax_jacobian, rows_sum_to_zero_and_match_finite_differences) {
     enum { N = 5 };
     float x[N], p[N], jac[N * N];
-    random_row(x, N, 6, 1.0f);
+    random_fill(x, N, 6, 1.0f);
     memcpy(p, x, sizeof p);
     softmax(p, N);
     softmax_jacobian(p, jac, N);
@@ -234,8 +230,8 @@ Test(softmax_jacobian, saturated_softmax_has_zero_jacobian) {
 Test(softmax_backward, equals_jacobian_times_upstream) {
     enum { N = 6 };
     float p[N], dp[N], dx[N], jac[N * N];
-    random_row(p, N, 7, 1.5f);
-    random_row(dp, N, 8, 1.0f);
+    random_fill(p, N, 7, 1.5f);
+    random_fill(dp, N, 8, 1.0f);
     softmax(p, N);
     softmax_jacobian(p, jac, N);
     softmax_backward(p, dp, dx, N);

@@ -60,3 +60,12 @@ double mat_max_abs_diff(const float *a, const float *b, size_t size) {
     }
     return worst;
 }
+
+double mat_sq_dist(const float *a, const float *b, size_t size) {
+    double acc = 0.0;
+    for (size_t i = 0; i < size; i++) {
+        double d = (double)a[i] - (double)b[i];
+        acc += d * d;
+    }
+    return acc;
+}

@@ -37,4 +37,9 @@ double mat_norm(const float *a, int n);
 // (torch: (a - b).abs().max())
 double mat_max_abs_diff(const float *a, const float *b, size_t size);
 
+// a (size,), b (size,) -> sum of (a[i] - b[i])^2, accumulated in double; 0 for
+// size 0. Divide by size for the mean squared error, take the square root for
+// the Euclidean distance.   (torch: ((a - b) ** 2).sum())
+double mat_sq_dist(const float *a, const float *b, size_t size);
+
 #endif

@@ -22,3 +22,9 @@ float *xfloats(const char *program, size_t count) {
     if (!p) out_of_memory(program, count * sizeof(float));
     return p;
 }
+
+void xok(const char *program, int rc, const char *what) {
+    if (rc == 0) return;
+    fprintf(stderr, "%s: %s failed (out of memory?)\n", program, what);
+    exit(1);
+}

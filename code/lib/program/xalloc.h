@@ -15,4 +15,10 @@ void *xmalloc(const char *program, size_t bytes);
 // count floats, all 0.0f; count * sizeof(float) overflowing is out of memory.
 float *xfloats(const char *program, size_t count);
 
+// The status of a library call that can fail only when memory runs out (its
+// sizes are the program's own, so a size error is a bug): rc != 0 prints
+// "PROGRAM: WHAT failed (out of memory?)" on stderr and exits 1.
+//   xok(PROG, mha_alloc(&p, d, h), "mha_alloc");
+void xok(const char *program, int rc, const char *what);
+
 #endif

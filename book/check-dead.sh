@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# check-dead.sh BUILD_DIR -- every value a program records in
+# BUILD_DIR/data/PROGRAM/values.tsv is quoted by some chapter as [key]{.val}
+# (the chapter's own program, or another one named with program="...").
+# Prints one line per value no chapter quotes; exits 1 if there is any.
+set -u
+B=${1:-build}
+status=0
+# quoted: PROGRAM<TAB>KEY, one per [key]{.val} in the chapters.
+quoted=$(for md in chapters/[0-9][0-9]-*.md; do
+  prog=$(awk 'NR == 1 && $0 != "---" { exit } NR > 1 && /^---$/ { exit }
+    /^program:/ { sub(/^program: */, ""); print; exit }' "$md")
+  grep -oE '\[[A-Za-z0-9_.-]+\]\{\.val( +program="[^"]+")?\}' "$md" \
+    | sed -E 's/^\[([^]]+)\]\{\.val( +program="([^"]+)")?\}$/\3\t\1/' \
+    | awk -F'\t' -v p="$prog" '{ print ($1 == "" ? p : $1) "\t" $2 }'
+done | sort -u)
+for tsv in "$B"/data/ch[0-9][0-9]_*/values.tsv; do
+  [ -f "$tsv" ] || continue
+  prog=$(basename "$(dirname "$tsv")")
+  while IFS=$'\t' read -r key _; do
+    if ! printf '%s\n' "$quoted" | grep -qxF "$prog"$'\t'"$key"; then
+      echo "code/$prog.c: value '$key' is recorded but no chapter quotes it"; status=1
+    fi
+  done < "$tsv"
+done
+exit $status
