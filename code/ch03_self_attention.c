@@ -3,8 +3,9 @@
 // A sequence attends to itself. The program walks from the simplified,
 // weight-free version to the layer with trainable projections W_Q, W_K, W_V on
 // a fixed three-word example, then looks at what the layer costs, draws a
-// labelled heatmap, shows that it ignores word order, and sorts attention
-// matrices into four kinds of pattern.
+// labelled heatmap, shows that it ignores word order, sorts attention
+// matrices into four kinds of pattern, and finally trains W_Q and W_K so that
+// every token attends to the one before it.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "attention/attn_stats.h"
 #include "program/program.h"
 #include "layers/linear.h"
+#include "layers/qk_train.h"
 #include "base/mat.h"
 #include "attention/patterns.h"
 #include "program/report.h"
@@ -555,6 +557,133 @@ static void section_patterns(report_t *r, const example_t *ex, const random_t *r
 
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// training W_Q and W_K: attend to the previous token
+
+// Each token is TR_TOK random numbers (new in every sequence) followed by a
+// one-hot code of its position: the only thing that says which token is the
+// previous one.
+enum { TR_N = 8, TR_TOK = 8, TR_D = TR_TOK + TR_N, TR_K = 8 };
+enum { TR_STEPS = 300, TR_BATCH = 8, TR_EVERY = 25 };
+static const float TR_LR = 0.5f;
+
+static void training_sequence(float *x, rng_t *rng) {
+    for (int i = 0; i < TR_N; i++) {
+        rng_fill_normal(rng, x + i * TR_D, TR_TOK, 0.0f, 1.0f);
+        for (int p = 0; p < TR_N; p++) x[i * TR_D + TR_TOK + p] = p == i ? 1.0f : 0.0f;
+    }
+}
+
+// The mean weight each token with a previous one puts on it.
+static double weight_on_previous(const float *a) {
+    double sum = 0.0;
+    for (int i = 1; i < TR_N; i++) sum += a[i * TR_N + i - 1];
+    return sum / (TR_N - 1);
+}
+
+// Largest |backward - finite difference| / (1e-3 + |finite difference|) over
+// every entry of both gradients, at weights w_q, w_k, on sequence x.
+static double gradient_check(float *w_q, float *w_k, const float *x, const int *t) {
+    float q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
+    float g[2][TR_D * TR_K] = {{0}}, scratch[TR_N * TR_N + 2 * TR_N * TR_K];
+    qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
+    qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, g[0], g[1], scratch);
+    double worst = 0.0;
+    for (int which = 0; which < 2; which++) {
+        float *w = which ? w_k : w_q;
+        for (int i = 0; i < TR_D * TR_K; i++) {
+            const float eps = 1e-2f, keep = w[i];
+            w[i] = keep + eps;
+            double up = qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
+            w[i] = keep - eps;
+            double down = qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
+            w[i] = keep;
+            double fd = (up - down) / (2.0 * eps);
+            double rel = fabs(g[which][i] - fd) / (1e-3 + fabs(fd));
+            if (rel > worst) worst = rel;
+        }
+    }
+    return worst;
+}
+
+// snippet: train_step
+// One step of gradient descent on a batch of fresh sequences; returns the
+// batch's mean loss.
+static double train_step(float *w_q, float *w_k, const int *t, rng_t *rng) {
+    float x[TR_N * TR_D], q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
+    float dw_q[TR_D * TR_K] = {0}, dw_k[TR_D * TR_K] = {0};   // zeroed once per step
+    float scratch[TR_N * TR_N + 2 * TR_N * TR_K];
+    double loss = 0.0;
+    for (int b = 0; b < TR_BATCH; b++) {
+        training_sequence(x, rng);
+        loss += qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
+        qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, dw_q, dw_k, scratch);
+    }
+    for (int i = 0; i < TR_D * TR_K; i++) {        // w <- w - lr * mean gradient
+        w_q[i] -= TR_LR * dw_q[i] / TR_BATCH;
+        w_k[i] -= TR_LR * dw_k[i] / TR_BATCH;
+    }
+    return loss / TR_BATCH;
+}
+// end snippet
+
+// The attention weights of (w_q, w_k) on x, printed and written to name.
+static void show_trained(report_t *r, const char *name, const float *w_q,
+                         const float *w_k, const float *x, const int *t, float *a) {
+    float q[TR_N * TR_K], kk[TR_N * TR_K];
+    qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
+    FILE *f = report_data(r, name);
+    report_write_matrix(f, a, TR_N, TR_N, NULL, NULL);
+    report_data_close(r, f);
+}
+
+static void section_training(report_t *r, rng_t *rng) {
+    float w_q[TR_D * TR_K], w_k[TR_D * TR_K], x_test[TR_N * TR_D];
+    float before[TR_N * TR_N], after[TR_N * TR_N];
+    int t[TR_N];
+    for (int i = 0; i < TR_N; i++) t[i] = i - 1;   // the previous token; -1: none
+    linear_init_xavier(rng, w_q, TR_D, TR_K);
+    linear_init_xavier(rng, w_k, TR_D, TR_K);
+    training_sequence(x_test, rng);                // one sequence training never sees
+
+    report_section(r, "training");
+    printf("task: every token attends to the previous one (the first is not scored)\n");
+    printf("tokens: %d per sequence, each %d random numbers + a one-hot position "
+           "(d = %d)\n", TR_N, TR_TOK, TR_D);
+    printf("trained: W_Q, W_K (%d, %d); %d steps of %d sequences, learning rate %.1f\n",
+           TR_D, TR_K, TR_STEPS, TR_BATCH, TR_LR);
+    report_check(r, "backward vs finite differences, largest relative error",
+                 gradient_check(w_q, w_k, x_test, t), 1e-2);
+    show_trained(r, "training_before.dat", w_q, w_k, x_test, t, before);
+    FILE *curve = report_data(r, "training_loss.dat");
+    if (curve) fprintf(curve, "# step  mean loss of the step's batch\n");
+    printf("\n step    loss\n");
+    double first = 0.0, last = 0.0;
+    for (int step = 0; step <= TR_STEPS; step++) {
+        double loss = train_step(w_q, w_k, t, rng);
+        if (step == 0) first = loss;
+        last = loss;
+        if (curve) fprintf(curve, "%d %.6f\n", step, loss);
+        if (step % (4 * TR_EVERY) == 0 || step == TR_STEPS) printf("%5d  %6.4f\n", step, loss);
+    }
+    report_data_close(r, curve);
+    show_trained(r, "training_after.dat", w_q, w_k, x_test, t, after);
+    printf("\nweights on an unseen sequence after training (row = query):\n");
+    report_print_matrix(after, TR_N, TR_N, 6, 2, NULL, NULL);
+    double prev = weight_on_previous(after);
+    printf("mean weight on the previous token: before %.3f, after %.3f\n",
+           weight_on_previous(before), prev);
+    report_check_true(r, "the trained head looks back (mean weight > 0.9)", prev > 0.9);
+    report_value(r, "tr_steps", "%.0f", TR_STEPS);
+    report_value(r, "tr_batch", "%.0f", TR_BATCH);
+    report_value(r, "tr_lr", "%.1f", TR_LR);
+    report_value(r, "tr_n", "%.0f", TR_N);
+    report_value(r, "tr_log_n", "%.3f", log((double)TR_N));
+    report_value(r, "tr_loss_start", "%.3f", first);
+    report_value(r, "tr_loss_end", "%.3f", last);
+    report_value(r, "tr_prev_weight", "%.3f", prev);
+}
+
 int main(int argc, char **argv) {
     long seq_len = 12, d_model = 16;
     const cli_opt_t opts[] = {
@@ -584,6 +713,7 @@ int main(int argc, char **argv) {
     section_heatmap(&r, &rd, &rng);
     section_permutation(&r, ex, &rd, &rng);
     section_patterns(&r, ex, &rd, &rng);
+    section_training(&r, &rng);
 
     example_free(ex);
     random_free(&rd);
