@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check-dead.sh BUILD_DIR -- every value a program records in
 # BUILD_DIR/data/PROGRAM/values.tsv is quoted by some chapter as [key]{.val}
-# (the chapter's own program, or another one named with program="...").
+# (the chapter's own program, or another one named with program="..."), or by
+# a diagram of its chapter, figures/chNN_*.tex, as \val{key} or \getval\x{key}.
 # Prints one line per value no chapter quotes; exits 1 if there is any.
 set -u
 B=${1:-build}
@@ -13,6 +14,13 @@ quoted=$(for md in chapters/[0-9][0-9]-*.md; do
   grep -oE '\[[A-Za-z0-9_.-]+\]\{\.val( +program="[^"]+")?\}' "$md" \
     | sed -E 's/^\[([^]]+)\]\{\.val( +program="([^"]+)")?\}$/\3\t\1/' \
     | awk -F'\t' -v p="$prog" '{ print ($1 == "" ? p : $1) "\t" $2 }'
+done
+for tex in figures/ch[0-9][0-9]_*.tex; do
+  [ -f "$tex" ] || continue
+  n=$(basename "$tex" | cut -c1-4)
+  prog=$(basename "$(ls code/"$n"_*.c 2>/dev/null | head -n 1)" .c)
+  grep -oE '\\(val|getval\\[A-Za-z]+)\{[A-Za-z0-9_.-]+\}' "$tex" \
+    | sed -E 's/.*\{([^}]+)\}$/\1/' | awk -v p="$prog" '{ print p "\t" $0 }'
 done | sort -u)
 for tsv in "$B"/data/ch[0-9][0-9]_*/values.tsv; do
   [ -f "$tsv" ] || continue

@@ -313,7 +313,9 @@ local function val_directive(el)
 end
 
 local function figure_directive(img)
+  -- a gnuplot script (.gp) or a TikZ diagram (.tex): both are drawn to .svg/.pdf
   local script = img.src:match('^(figures/[%w_%-]+)%.gp$')
+    or img.src:match('^(figures/[%w_%-]+)%.tex$')
   if not script then return nil end
   local where = locate(img.src)
   local name = script:match('figures/(.*)')

@@ -245,6 +245,10 @@ static const char *const KCOL[DK_EX] = {"d1", "d2", "d3"};
 static void section_input(report_t *r) {
     report_section(r, "input");
     show(0, "X (3 words x 4 features):", X_EX, N_EX, D_EX, WORDS, FEAT);
+    report_value(r, "ex_n", "%.0f", N_EX);      // the shapes of the Q, K, V diagram
+    report_value(r, "ex_d", "%.0f", D_EX);
+    report_value(r, "ex_dk", "%.0f", DK_EX);
+    report_value(r, "ex_dv", "%.0f", DV_EX);
 }
 
 static void section_simplified(report_t *r, example_t *ex) {

@@ -105,8 +105,8 @@ static void section_split(report_t *r) {
     mha_split_heads(x, heads, N, H, DK);
     printf("split into h = %d heads of d_k = %d: heads (%d, %d, %d)\n", H, DK, H, N,
            DK);
-    for (int h = 0; h < H; h++) {
-        printf("head %d:\n", h);
+    for (int h = 0; h < H; h++) {   // heads are named from 1, C indices count from 0
+        printf("head %d = heads[%d]:\n", h + 1, h);
         report_print_matrix(heads + h * N * DK, N, DK, 4, 0, NULL, NULL);
     }
     print_flat("x in memory:    ", x, N * D);
@@ -117,6 +117,9 @@ static void section_split(report_t *r) {
            heads[(1 * N + 1) * DK + 1]);
     report_check(r, "concat(split(x)) == x, max |difference|", diff, 0.0);
     report_value(r, "split_diff", "%.0f", diff);
+    report_value(r, "split_n", "%.0f", N);      // for the memory-layout diagram
+    report_value(r, "split_h", "%.0f", H);
+    report_value(r, "split_dk", "%.0f", DK);
 }
 
 // ---------------------------------------------------------------------------
@@ -630,6 +633,9 @@ static void section_encoder(report_t *r, const model_t *md, float *enc_out) {
     row_changes(enc_out, y2, BIG_N, BIG_D, diff);
     char b1[32], b2[32];
     report_section(r, "encoder block");
+    report_value(r, "blk_d", "%.0f", BIG_D);     // for the block diagram
+    report_value(r, "blk_h", "%.0f", BIG_H);
+    report_value(r, "blk_ff", "%.0f", BIG_FF);
     printf("source x (%d, %d) -> encoder block -> y (%d, %d); weights (%d, %d, %d)\n",
            BIG_N, BIG_D, BIG_N, BIG_D, BIG_H, BIG_N, BIG_N);
     printf("  h1 = LayerNorm(x + MultiHead(x, x, x))\n");
