@@ -469,7 +469,7 @@ static void section_rope_rotation(report_t *r, const config_t *cfg, rng_t *rng) 
                atan2(x[(size_t)p * d + 1], x[(size_t)p * d]));
     report_check(r, "lengths unchanged: max ||R x| - |x||", worst_norm, 1e-5);
     report_check(r, "pairwise rope_apply == (d, d) matrix R_pos x", worst_naive, 1e-5);
-    report_value(r, "theta_1", "%.4f", theta[1 < d / 2 ? 1 : 0]);
+    report_value(r, "theta_2", "%.4f", theta[2]);   // d >= 18: pair 2 exists
 
     FILE *f = report_data(r, "rope_rotation.dat");
     if (f) {   // pair 0 and pair 2, positions 0..7: x and y of the turned pair
@@ -539,7 +539,8 @@ static void section_rope_decay(report_t *r) {
     float ones[D], qr[D], kr[D];
     for (int c = 0; c < D; c++) ones[c] = 1.0f;
     FILE *f = report_data(r, "rope_decay.dat");
-    if (f) fprintf(f, "# distance  bound  score(q = k = 1)/d\n");
+    if (f) fprintf(f, "# distance  bound  bound/bound(0)  score(q = k = 1)/d\n");
+    double b0 = rope_decay_bound(D, 0, ROPE_BASE);
     report_section(r, "rope decay");
     printf("d = %d; the bound of Su et al. and the score of q = k = (1, ..., 1)\n", D);
     printf("%9s %10s %14s\n", "distance", "bound", "score / |q||k|");
@@ -548,7 +549,7 @@ static void section_rope_decay(report_t *r) {
     for (int dist = 0; dist <= DECAY_MAX; dist++) {
         double b = rope_decay_bound(D, dist, ROPE_BASE);
         double s = rope_score(ones, ones, dist, 0, D, qr, kr) * sqrt(D) / D;
-        if (f) fprintf(f, "%d %.6f %.6f\n", dist, b, s);
+        if (f) fprintf(f, "%d %.6f %.6f %.6f\n", dist, b, b / b0, s);
         if (dist == 0 || dist == 1 || dist == 4 || dist == 16 || dist == 64 ||
             dist == 256 || dist == 512)
             printf("%9d %10.4f %14.4f\n", dist, b, s);
@@ -573,10 +574,9 @@ static void section_rope_decay(report_t *r) {
 
 static void write_bias(report_t *r, const char *name, const float *bias, int n) {
     FILE *f = report_data(r, name);
-    for (int i = 0; f && i < n; i++) {   // future keys: '?' (missing, not drawn)
+    for (int i = 0; f && i < n; i++) {   // future keys: 1 (the figure skips > 0)
         for (int j = 0; j < n; j++)
-            j <= i ? fprintf(f, "%s%.4f", j ? " " : "", bias[i * n + j])
-                   : fprintf(f, " ?");
+            fprintf(f, "%s%.4f", j ? " " : "", j <= i ? bias[i * n + j] : 1.0f);
         fprintf(f, "\n");
     }
     report_data_close(r, f);
@@ -665,11 +665,13 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
                     reach_w[(size_t)h * n + dist] = last[n - 1 - dist];
                 printf("%4d %10.6f %12.4f %14d %14.4f\n", h + 1, slopes[h], last[n - 1],
                        reach(last, n, 0.9), mass_far[1]);
-                char key[32];
-                snprintf(key, sizeof key, "reach_h%d", h + 1);
-                report_value(r, key, "%.0f", reach(last, n, 0.9));
-                snprintf(key, sizeof key, "beyond_h%d", h + 1);
-                report_value(r, key, "%.4f", mass_far[1]);
+                if (h == 0 || h == 3 || h == HEADS - 1) {   // quoted by the book
+                    char key[32];
+                    snprintf(key, sizeof key, "reach_h%d", h + 1);
+                    report_value(r, key, "%.0f", reach(last, n, 0.9));
+                    snprintf(key, sizeof key, "beyond_h%d", h + 1);
+                    report_value(r, key, "%.4f", mass_far[1]);
+                }
             }
         }
     }
