@@ -11,7 +11,8 @@
 
 enum { SINUSOIDAL_BASE = 10000 };
 
-// Angular speed of column pair i: w_i = base^(-2i / d), in double.
+// Angular speed of column pair i: w_i = base^(-2i / d), in double. Any i;
+// d must be >= 1 (d == 0 gives NaN).
 double sinusoidal_freq(int i, int d, double base);
 
 // -> pe (n, d), row p = PE(pos0 + p). Computed in double, stored as float.
