@@ -9,7 +9,8 @@ the papers' formulas written in float64 torch:
       section 3.4.3: the decay bound (1/(d/2)) sum_j |S_j|;
   Press et al. 2022, section 3: slopes 2^(-8h/H), h = 1..H, and the bias
       -m (i - j) added to q_i . k_j for keys j <= i.
-The learned table is F.embedding. The C wrappers are in fns_ch07.c."""
+The learned table is F.embedding. The C wrappers are in fns_ch07.c.
+check_invariants() at the end tests the formulas themselves first."""
 from reflib import *  # noqa: F401,F403
 
 
@@ -129,3 +130,35 @@ TABLE = [
            [randn(rng, n, d_k), randn(rng, n, d_k), randn(rng, n, d_v)]),
        alibi_ref),
 ]
+
+
+def check_invariants():
+    """The references above are formulas typed from the papers, so they are
+    checked against the properties the chapter relies on before any C result
+    is compared with them (an AssertionError stops the run):
+      - PE rows have length sqrt(d/2), and PE(pos + k) = M_k PE(pos);
+      - RoPE keeps lengths, and (R_m q) . (R_n k) depends on m - n only;
+      - the ALiBi slopes for 8 heads are 1/2 .. 1/256, and bias[i][j]
+        depends on i - j only."""
+    d, n, base = 16, 300, 10000.0
+    pe = sin_ref(n + 20, d, 0, base)
+    assert torch.allclose(pe.norm(dim=1), torch.full((n + 20,), math.sqrt(d / 2),
+                                                     dtype=torch.float64))
+    for k in (1, 7, 20):
+        assert torch.allclose(pe[:n] @ offset_ref(d, k, base).T, pe[k:n + k], atol=1e-12)
+    g = torch.Generator().manual_seed(7)
+    q, k = torch.randn(1, d, generator=g, dtype=torch.float64), \
+        torch.randn(1, d, generator=g, dtype=torch.float64)
+    assert torch.allclose(rope_ref(q, 123, base).norm(), q.norm())
+    for m, nn in ((5, 2), (1003, 1000), (0, 3), (4000, 4003)):
+        s = (rope_ref(q, m, base) * rope_ref(k, nn, base)).sum()
+        s0 = (rope_ref(q, m - nn, base) * rope_ref(k, 0, base)).sum()
+        assert abs(float(s - s0)) < 1e-9, (m, nn)
+    assert torch.allclose(slopes_ref(8), 0.5 ** torch.arange(1, 9, dtype=torch.float64))
+    b = bias_ref(12, 0.25)
+    assert all(torch.allclose(b.diagonal(-t), torch.full((12 - t,), -0.25 * t,
+                                                              dtype=torch.float64))
+               for t in range(12))
+
+
+check_invariants()
