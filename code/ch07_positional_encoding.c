@@ -185,6 +185,7 @@ static void section_table(report_t *r, const config_t *cfg) {
     double w_last = sinusoidal_freq(d / 2 - 1, d, SINUSOIDAL_BASE);
     printf("%6d %4d %12.6f %14.2f\n", d - 2, d / 2 - 1, w_last, 2 * PI / w_last);
     report_value(r, "d", "%.0f", d);
+    report_value(r, "wave_0", "%.1f", 2 * PI);
     report_value(r, "wave_16", "%.1f", 2 * PI / sinusoidal_freq(8, d, SINUSOIDAL_BASE));
     report_value(r, "wave_last", "%.0f", 2 * PI / w_last);
     report_value(r, "heat_n", "%.0f", HEAT_N);

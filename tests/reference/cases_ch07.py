@@ -4,7 +4,7 @@ torch 1.13 has no sinusoidal encoding, RoPE or ALiBi, so the references are
 the papers' formulas written in float64 torch:
   Vaswani et al. 2017, section 3.5: PE(pos, 2i) = sin(pos / 10000^(2i/d)),
       PE(pos, 2i+1) = cos(pos / 10000^(2i/d));
-  Su et al. 2021, eq. (13)-(15): pairs (2i, 2i+1) turned by pos * theta_i,
+  Su et al. 2021, section 3: pairs (2i, 2i+1) turned by pos * theta_i,
       theta_i = 10000^(-2i/d) (i from 0), here as complex multiplication;
       section 3.4.3: the decay bound (1/(d/2)) sum_j |S_j|;
   Press et al. 2022, section 3: slopes 2^(-8h/H), h = 1..H, and the bias
