@@ -1,0 +1,57 @@
+// rope.c -- rotary position embedding: angles, rotation, matrix, decay bound.
+#include "position/rope.h"
+
+#include <complex.h>
+#include <math.h>
+
+int rope_theta(float *theta, int d, double base) {
+    if (d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
+    for (int i = 0; i < d / 2; i++) theta[i] = (float)pow(base, -2.0 * i / d);
+    return 0;
+}
+
+// snippet: rope_apply
+int rope_apply(float *x, int n, int d, long pos0, double base) {
+    if (n < 0 || d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
+    // BEGIN SOLUTION
+    for (int r = 0; r < n; r++) {
+        float *row = x + (long)r * d;
+        for (int i = 0; i < d / 2; i++) {
+            double a = (double)(pos0 + r) * pow(base, -2.0 * i / d);
+            double c = cos(a), s = sin(a);
+            double x0 = row[2 * i], x1 = row[2 * i + 1];
+            row[2 * i] = (float)(x0 * c - x1 * s);      // turn the pair
+            row[2 * i + 1] = (float)(x0 * s + x1 * c);  // by the angle a
+        }
+    }
+    // END SOLUTION
+    return 0;
+}
+// end snippet
+
+int rope_matrix(float *r, int d, long pos, double base) {
+    if (d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
+    for (long e = 0; e < (long)d * d; e++) r[e] = 0.0f;
+    for (int i = 0; i < d / 2; i++) {
+        double a = (double)pos * pow(base, -2.0 * i / d);
+        int c = 2 * i;
+        r[(long)c * d + c] = (float)cos(a);
+        r[(long)c * d + c + 1] = (float)-sin(a);
+        r[(long)(c + 1) * d + c] = (float)sin(a);
+        r[(long)(c + 1) * d + c + 1] = (float)cos(a);
+    }
+    return 0;
+}
+
+// snippet: rope_decay_bound
+double rope_decay_bound(int d, long dist, double base) {
+    if (d < 2 || d % 2 != 0 || !(base > 0.0)) return 0.0;
+    double complex s = 0.0;   // S_j, the partial sums of exp(i dist theta)
+    double total = 0.0;
+    for (int i = 0; i < d / 2; i++) {
+        s += cexp(I * (double)dist * pow(base, -2.0 * i / d));
+        total += cabs(s);
+    }
+    return total / (d / 2);
+}
+// end snippet

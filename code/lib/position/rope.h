@@ -1,0 +1,41 @@
+// rope.h -- rotary position embedding (RoPE, Su et al. 2021).
+//
+// A query or key vector x at position pos is split into d/2 pairs
+// (x_2i, x_2i+1), and pair i is turned by the angle pos * theta_i,
+// theta_i = base^(-2i / d) (base = 10000; i counts from 0 here, from 1 in
+// the paper). Rotations keep lengths, and the dot product of a query turned
+// by m theta_i with a key turned by n theta_i only sees the difference
+// (m - n) theta_i: the score depends on the relative position alone.
+#ifndef ROPE_H
+#define ROPE_H
+
+enum { ROPE_BASE = 10000 };
+
+// theta (d/2,) <- theta_i = base^(-2i / d). Returns 0; -1 (nothing
+// written) if d is odd or negative, or base <= 0.
+int rope_theta(float *theta, int d, double base);
+
+// x (n, d) <- row r rotated for position pos0 + r, in place:
+//   x'_2i   = x_2i cos(a) - x_2i+1 sin(a)
+//   x'_2i+1 = x_2i sin(a) + x_2i+1 cos(a),    a = (pos0 + r) theta_i
+// Angles and the rotation in double. Any pos0, also negative (a turn back).
+// n == 0 or d == 0 changes nothing. Returns 0; -1 (x unchanged) if d is odd
+// or negative, n < 0, or base <= 0.
+// (torch: no built-in in 1.13; x.view(n, d//2, 2) as complex numbers times
+//  torch.polar(ones, pos[:, None] * theta))
+int rope_apply(float *x, int n, int d, long pos0, double base);
+
+// -> r (d, d), the rotation R_pos with x' = R_pos x (x a column vector):
+// block diagonal, block i = [[cos a, -sin a], [sin a, cos a]], a = pos theta_i.
+// The naive form of rope_apply (a d x d matrix product per vector).
+// Returns 0; -1 (nothing written) if d is odd or negative, or base <= 0.
+int rope_matrix(float *r, int d, long pos, double base);
+
+// The long-term decay bound of Su et al. (section 3.4.3): with
+// S_j = sum_{i < j} exp(1j * dist * theta_i), returns
+// (1 / (d/2)) sum_{j=1}^{d/2} |S_j|, in double. It bounds |q_m . k_n| (up
+// to the size of q and k) at distance dist = m - n, and shrinks as |dist|
+// grows. 0 if d < 2 or d is odd or base <= 0; at dist = 0 it is (d/2 + 1) / 2.
+double rope_decay_bound(int d, long dist, double base);
+
+#endif
