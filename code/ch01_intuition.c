@@ -144,32 +144,49 @@ static void note_step(float *note, const float *x, const float *w, const float *
 }
 // end snippet
 
-static void section_note(report_t *r, uint64_t seed) {
+// How the second sentence of a pair differs from the first.
+typedef enum { FIRST_DIFFERS, FIRST_NUDGED, ALL_DIFFER } note_pair_t;
+static const float NOTE_NUDGE = 1e-4f;   // FIRST_NUDGED: word 1 plus noise this size
+
+// Mean distance between the notes of two sentences after every word, for
+// recurrent weights of gain `gain` (W has entries N(0, gain^2 / NOTE_D)).
+// gap[t] is the distance after t + 1 words.
+static void note_gaps(uint64_t seed, float gain, note_pair_t pair, double gap[NOTE_T]) {
     rng_t rng;
     rng_seed(&rng, seed + 1);
     float w[NOTE_D * NOTE_D], u[NOTE_D * WORD_D];
-    rng_fill_normal(&rng, w, NOTE_D * NOTE_D, 0.0f, 1.0f / sqrtf((float)NOTE_D));
+    rng_fill_normal(&rng, w, NOTE_D * NOTE_D, 0.0f, gain / sqrtf((float)NOTE_D));
     rng_fill_normal(&rng, u, NOTE_D * WORD_D, 0.0f, 0.5f / sqrtf((float)WORD_D));
-
-    // Two sentences that differ only in their first word: how different are
-    // the notes after t words? And how different are the first states, which
-    // an attention model keeps and can read at any time?
-    double gap_note[NOTE_T] = {0}, gap_first = 0.0;
+    for (int t = 0; t < NOTE_T; t++) gap[t] = 0.0;
     for (int trial = 0; trial < NOTE_TRIALS; trial++) {
-        float xs[NOTE_T * WORD_D], first_b[WORD_D];
+        float xs[NOTE_T * WORD_D], ys[NOTE_T * WORD_D];
         rng_fill_normal(&rng, xs, NOTE_T * WORD_D, 0.0f, 1.0f);
-        rng_fill_normal(&rng, first_b, WORD_D, 0.0f, 1.0f);
+        rng_fill_normal(&rng, ys, NOTE_T * WORD_D, 0.0f, 1.0f);
+        if (pair != ALL_DIFFER)                   // the same sentence from word 2 on
+            memcpy(ys + WORD_D, xs + WORD_D, sizeof(float) * (NOTE_T - 1) * WORD_D);
+        if (pair == FIRST_NUDGED)
+            for (int c = 0; c < WORD_D; c++) ys[c] = xs[c] + NOTE_NUDGE * ys[c];
         float a[NOTE_D] = {0}, b[NOTE_D] = {0};
         for (int t = 0; t < NOTE_T; t++) {
             note_step(a, xs + t * WORD_D, w, u);
-            note_step(b, t == 0 ? first_b : xs + t * WORD_D, w, u);
-            gap_note[t] += sqrt(mat_sq_dist(a, b, NOTE_D)) / NOTE_TRIALS;
+            note_step(b, ys + t * WORD_D, w, u);
+            gap[t] += sqrt(mat_sq_dist(a, b, NOTE_D)) / NOTE_TRIALS;
         }
-        float a1[NOTE_D] = {0}, b1[NOTE_D] = {0};
-        note_step(a1, xs, w, u);
-        note_step(b1, first_b, w, u);
-        gap_first += sqrt(mat_sq_dist(a1, b1, NOTE_D)) / NOTE_TRIALS;
     }
+}
+
+static const float NOTE_CHAOS_GAIN = 5.0f;
+
+static void section_note(report_t *r, uint64_t seed) {
+    // Two sentences that differ only in their first word: how different are
+    // the notes after t words? gap[0], after word 1, is also how different the
+    // first states are, which an attention model keeps and can read any time.
+    double gap[NOTE_T], chaos[NOTE_T], nudged[NOTE_T], unrelated[NOTE_T];
+    note_gaps(seed, 1.0f, FIRST_DIFFERS, gap);
+    note_gaps(seed, NOTE_CHAOS_GAIN, FIRST_DIFFERS, chaos);
+    note_gaps(seed, NOTE_CHAOS_GAIN, FIRST_NUDGED, nudged);
+    note_gaps(seed, NOTE_CHAOS_GAIN, ALL_DIFFER, unrelated);
+    const double gap_first = gap[0];
 
     report_section(r, "one small note");
     printf("note size %d numbers; two sentences differ only in word 1\n", NOTE_D);
@@ -178,23 +195,38 @@ static void section_note(report_t *r, uint64_t seed) {
     const int show[] = {1, 2, 4, 8, 16, 32, 64};
     for (size_t i = 0; i < sizeof show / sizeof show[0]; i++) {
         int t = show[i];
-        printf("%6d %14d %14.2e %12.2e\n", t, t * WORD_D, gap_note[t - 1],
-               gap_note[t - 1] / gap_first);
+        printf("%6d %14d %14.2e %12.2e\n", t, t * WORD_D, gap[t - 1],
+               gap[t - 1] / gap_first);
     }
     printf("\nkept first state (what attention can read): gap %.2e at any length\n",
            gap_first);
+    printf("\nthe same chain with recurrent gain %.0f instead of 1:\n", NOTE_CHAOS_GAIN);
+    printf("%6s %14s %14s %14s\n", "words", "word 1 differs", "word 1 nudged",
+           "all differ");
+    for (size_t i = 0; i < sizeof show / sizeof show[0]; i++) {
+        int t = show[i];
+        printf("%6d %14.2e %14.2e %14.2e\n", t, chaos[t - 1], nudged[t - 1],
+               unrelated[t - 1]);
+    }
+    printf("(note gaps; nudged: word 1 plus noise of size %.0e)\n", NOTE_NUDGE);
     FILE *f = report_data(r, "note_gap.dat");
-    if (f)
+    if (f) {
+        fprintf(f, "# words  share left (gain 1)  kept first state\n");
         for (int t = 0; t < NOTE_T; t++)
-            fprintf(f, "%d %.6e %.6e\n", t + 1, gap_note[t] / gap_first, 1.0);
+            fprintf(f, "%d %.6e %.6e\n", t + 1, gap[t] / gap_first, 1.0);
+    }
     report_data_close(r, f);
     char buf[64];
     report_value(r, "note_d", "%.0f", NOTE_D);
     report_value(r, "note_numbers_64", "%.0f", NOTE_T * WORD_D);
-    report_value(r, "note_share_8", "%.2f", gap_note[7] / gap_first);
-    report_value(r, "note_share_16", "%.3f", gap_note[15] / gap_first);
-    report_text(r, "note_share_64", one_part_in(buf, sizeof buf,
-                                                  gap_first / gap_note[63]));
+    report_value(r, "note_share_8", "%.2f", gap[7] / gap_first);
+    report_value(r, "note_share_16", "%.3f", gap[15] / gap_first);
+    report_text(r, "note_share_64", one_part_in(buf, sizeof buf, gap_first / gap[63]));
+    report_value(r, "note_chaos_gain", "%.0f", NOTE_CHAOS_GAIN);
+    report_value(r, "note_chaos_64", "%.2f", chaos[63]);
+    report_value(r, "note_unrelated_64", "%.2f", unrelated[63]);
+    report_value(r, "note_nudged_1", "%.1e", nudged[0]);
+    report_value(r, "note_nudged_64", "%.2f", nudged[63]);
 }
 
 // ---------------------------------------------------------------------------
