@@ -106,9 +106,9 @@ $(B)/bin/%: $(B)/obj/%.o | $(LIB)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -Wl,-Map=$@.map -o $@.tmp \
 	  && { printf '%s:' $@; grep -o 'libattention\.a([a-z_0-9]*\.o)' $@.map | sort -u \
 	       | sed 's/.*(\(.*\)\.o)/\1/' | while read -r m; do \
-	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $@.d.tmp \
-	  && sed 's/^[^:]*://; s/ /\n/g' $@.d.tmp | sed '/^$$/d; s/$$/:/' >> $@.d.tmp \
-	  && mv $@.d.tmp $@.d \
+	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $(B)/obj/$*.link.d.tmp \
+	  && sed 's/^[^:]*://; s/ /\n/g' $(B)/obj/$*.link.d.tmp | sed '/^$$/d; s/$$/:/' \
+	     >> $(B)/obj/$*.link.d.tmp && mv $(B)/obj/$*.link.d.tmp $(B)/obj/$*.link.d \
 	  && rm -f $@.map && mv $@.tmp $@
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
@@ -281,7 +281,7 @@ unit-tests: $(UNIT_BINS)
 sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 
 -include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
-  $(B)/tests/*.d $(B)/san/tests/*.d $(B)/bin/*.d)
+  $(B)/tests/*.d $(B)/san/tests/*.d)
 
 # Archive members are named by file name alone: two modules with one name in
 # different groups would silently replace each other.

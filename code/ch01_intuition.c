@@ -255,14 +255,14 @@ static void section_bookstore(report_t *r) {
     printf("query: python 2, programming 2, cooking 0, history 0\n");
     printf("score = (query . key) / sqrt(d_k) with d_k = %d: divide by %.0f\n\n", DK,
            sqrt((double)DK));
-    printf("%-27s %-15s %7s %7s   %s\n", "title", "key py pr co hi", "score", "weight",
+    printf("%-26s %-15s %7s %7s   %s\n", "title", "key py pr co hi", "score", "weight",
            "value: code rec sto");
     for (int j = 0; j < M; j++)
-        printf("%-27s %3.1f %3.1f %3.1f %3.1f %7.3f %7.3f   %11.1f %3.1f %3.1f\n",
+        printf("%-26s %3.1f %3.1f %3.1f %3.1f %7.3f %7.3f   %11.1f %3.1f %3.1f\n",
                title[j], keys[j * DK], keys[j * DK + 1], keys[j * DK + 2],
                keys[j * DK + 3], s[j], w[j], values[j * DV], values[j * DV + 1],
                values[j * DV + 2]);
-    printf("%-27s %15s %7s %7.3f\n", "sum", "", "", w[0] + w[1] + w[2] + w[3]);
+    printf("%-26s %15s %7s %7.3f\n", "sum", "", "", w[0] + w[1] + w[2] + w[3]);
     printf("\noutput = sum of weight x value:\n");
     printf("  code %.3f, recipes %.3f, stories %.3f\n", out[0], out[1], out[2]);
     report_value(r, "book_dot_python", "%.1f", mat_dot(q, keys, DK));

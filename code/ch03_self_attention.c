@@ -656,7 +656,7 @@ static void section_training(report_t *r, rng_t *rng) {
            "(d = %d)\n", TR_N, TR_TOK, TR_D);
     printf("trained: W_Q, W_K (%d, %d); %d steps of %d sequences, learning rate %.1f\n",
            TR_D, TR_K, TR_STEPS, TR_BATCH, TR_LR);
-    report_check(r, "backward vs finite differences, largest relative error",
+    report_check(r, "backward vs finite differences, max rel. error",
                  gradient_check(w_q, w_k, x_test, t), 1e-2);
     show_trained(r, "training_before.dat", w_q, w_k, x_test, t, before);
     FILE *curve = report_data(r, "training_loss.dat");
