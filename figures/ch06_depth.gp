@@ -7,7 +7,7 @@ load 'figures/style.gp'
 set multiplot layout 1, 2 margins 0.08, 0.98, 0.26, 0.9 spacing 0.09, 0
 set xlabel 'layers L'
 set xrange [1:8]
-set key at screen 0.5, screen 0.04 center bottom horizontal maxrows 1 font ',9' samplen 1.5
+set key at screen 0.5, screen 0.04 center bottom horizontal maxcols 6 font ',9' samplen 1.5
 set title 'receptive field (positions)'
 plot for [k=0:5] data.'depth.dat' using 1:(column(2 + 2 * k)) with linespoints \
      ls (k + 1) title word('causal padding bidirectional band random causal+pad', k + 1)

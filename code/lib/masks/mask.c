@@ -105,7 +105,6 @@ float mask_round_half(float x) {
 // ---------------------------------------------------------------------------
 // statistics
 
-// snippet: mask_stats
 mask_stats_t mask_stats(const unsigned char *mask, int n, int m) {
     mask_stats_t s = {0.0, 0.0, 0, 0, 0, -1};
     if (n <= 0 || m <= 0) return s;
@@ -129,7 +128,6 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m) {
     s.mean_visible = (double)total / n;
     return s;
 }
-// end snippet
 
 // snippet: mask_reach
 int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reach) {

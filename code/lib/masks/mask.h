@@ -109,13 +109,11 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m);
 // (torch: torch.matrix_power((I | mask).long(), layers) > 0)
 int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reach);
 
-// snippet: mask_flow_t
 typedef struct {
     double mean_distance;  // sum_j w_ij |i - j|, averaged over the rows
     double entropy;        // -sum_j w_ij ln w_ij (nats), averaged over the rows
     int farthest;          // largest |i - j| with w_ij > threshold; -1 if none
 } mask_flow_t;
-// end snippet
 
 // w (n, m) attention weights -> how far they move information: the mean
 // distance a unit of weight travels, the mean row entropy, and the farthest
