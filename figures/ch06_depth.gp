@@ -2,12 +2,12 @@
 # Left: mean number of positions a query can draw on (boolean reachability).
 # Right: mean distance a unit of attention weight travels through W^L.
 fig_w = 1.0
-fig_h = 0.7
+fig_h = 0.6
 load 'figures/style.gp'
-set multiplot layout 1, 2 margins 0.08, 0.98, 0.26, 0.9 spacing 0.09, 0
+set multiplot layout 1, 2 margins 0.07, 0.8, 0.14, 0.9 spacing 0.09, 0
 set xlabel 'layers L'
 set xrange [1:8]
-set key at screen 0.5, screen 0.04 center bottom horizontal maxcols 6 font ',9' samplen 1.5
+set key at screen 0.82, screen 0.75 left top vertical font ',9' samplen 1.5
 set title 'receptive field (positions)'
 plot for [k=0:5] data.'depth.dat' using 1:(column(2 + 2 * k)) with linespoints \
      ls (k + 1) title word('causal padding bidirectional band random causal+pad', k + 1)
