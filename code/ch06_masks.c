@@ -552,10 +552,13 @@ static void section_kv_cost(report_t *r) {
     }
     report_data_close(r, f);
     double sa = 0.0, sb = 0.0;
+    int ratio_is_t = 1;
     for (int t = 1; t <= T_GEN; t++) {
         sa += (double)kv_macs_cached(BIG_D, t);
         sb += (double)kv_macs_uncached(BIG_D, t);
+        ratio_is_t &= kv_macs_uncached(BIG_D, t) == t * kv_macs_cached(BIG_D, t);
     }
+    report_check_true(r, "without / with cache == t, for every t", ratio_is_t);
     printf("all %d tokens: %.4g with cache, %.4g without (%.0f x)\n", T_GEN, sa, sb,
            sb / sa);
     long long per = kv_bytes_per_token(BIG_D, 1);
