@@ -180,6 +180,7 @@ mask_flow_t mask_flow(const float *w, int n, int m, double threshold) {
 int mask_mha_batch(const mha_params_t *p, const float *x, int batch, int n,
                    const unsigned char *keep, const unsigned char *attn_mask,
                    float *out, float *weights) {
+    if (batch <= 0 || n <= 0) return 0;               // nothing to attend
     size_t nn = (size_t)n * n, nd = (size_t)n * p->d_model;
     unsigned char *mask = malloc(nn ? nn : 1);        // (n, n), one sequence's
     if (!mask) return -1;

@@ -129,7 +129,8 @@ mask_flow_t mask_flow(const float *w, int n, int m, double threshold);
 //   -> out (batch, n, d_model), weights (batch, h, n, n) or NULL.
 // Sequence b attends with mask attn_mask AND keep[b] (broadcast over its query
 // rows), one (n, n) mask shared by all h heads. A query that sees no key gets
-// zero weights and the output row b_O. Returns 0, or -1 if memory runs out.
+// zero weights and the output row b_O. batch <= 0 or n <= 0: nothing is
+// written, returns 0. Returns 0, or -1 if memory runs out.
 // (torch: nn.MultiheadAttention(d, h, batch_first=True)(x, x, x,
 //   key_padding_mask=~keep, attn_mask=~attn_mask, average_attn_weights=False),
 //  whose rows with no visible key are NaN instead)
