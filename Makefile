@@ -116,6 +116,9 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
 library: $(LIB)
+
+# Keep program objects: make would delete them as intermediate files.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 programs: $(BINS)
 
 # --------------------------------------------------------------------------
