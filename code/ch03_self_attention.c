@@ -112,20 +112,28 @@ static void show(int gap, const char *caption, const float *a, int n, int m,
 
 typedef struct {
     const char *name;
-    double params, macs, sequential, path;
+    double params, macs, sequential, path, memory;
 } layer_cost_t;
 
+enum { N_LAYERS = 4, CONV_K = 3 };   // the convolution's kernel width
+
 // snippet: layer_costs
-// Three layers over n vectors of width d, without biases: self-attention with
-// d_k = d_v = d; an Elman RNN h_t = tanh(x_t W_x + h_{t-1} W_h); a fully
-// connected layer from the flattened sequence (n d numbers) to n d numbers.
+// Four layers over n vectors of width d, without biases: self-attention with
+// d_k = d_v = d; an Elman RNN h_t = tanh(x_t W_x + h_{t-1} W_h); a 1-D
+// convolution with a centred kernel of CONV_K positions; a fully connected
+// layer from the flattened sequence (n d numbers) to n d numbers.
 // macs: multiply-adds. sequential: steps that must wait for the one before.
-// path: steps a signal needs, at worst, from one position to another.
-static void layer_costs(double n, double d, layer_cost_t cost[3]) {
-    cost[0] = (layer_cost_t){"self-attention", 3 * d * d,
-                           3 * n * d * d + 2 * n * n * d, 1, 1};
-    cost[1] = (layer_cost_t){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1};
-    cost[2] = (layer_cost_t){"fully connected", n * n * d * d, n * n * d * d, 1, 1};
+// path: steps a signal needs, at worst, from one position to another (a
+// convolution reaches (CONV_K - 1) / 2 positions further per layer).
+// memory: numbers the layer produces on the way (kept for training).
+static void layer_costs(double n, double d, layer_cost_t cost[N_LAYERS]) {
+    const double k = CONV_K, reach = (CONV_K - 1) / 2;
+    cost[0] = (layer_cost_t){"self-attention", 3 * d * d, 3 * n * d * d + 2 * n * n * d,
+                             1, 1, 3 * n * d + n * n + n * d};   // q k v, weights, out
+    cost[1] = (layer_cost_t){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1, n * d};
+    cost[2] = (layer_cost_t){"convolution k=3", k * d * d, k * n * d * d, 1,
+                             ceil((n - 1) / reach), n * d};
+    cost[3] = (layer_cost_t){"fully connected", n * n * d * d, n * n * d * d, 1, 1, n * d};
 }
 // end snippet
 
@@ -357,20 +365,24 @@ static void section_context(report_t *r, const example_t *ex) {
 
 static void section_complexity(report_t *r, int n, int d) {
     report_section(r, "complexity");
-    layer_cost_t cost[3];
+    layer_cost_t cost[N_LAYERS];
     layer_costs((double)n, (double)d, cost);
     printf("one layer over n = %d vectors of width d = %d\n\n", n, d);
-    printf("%-16s %14s %16s %10s %6s\n", "layer", "parameters", "multiply-adds",
-           "sequential", "path");
-    for (int i = 0; i < 3; i++)
-        printf("%-16s %14.0f %16.0f %10.0f %6.0f\n", cost[i].name, cost[i].params,
-               cost[i].macs, cost[i].sequential, cost[i].path);
+    printf("%-16s %11s %14s %10s %5s %8s\n", "layer", "parameters", "multiply-adds",
+           "sequential", "path", "memory");
+    for (int i = 0; i < N_LAYERS; i++)
+        printf("%-16s %11.0f %14.0f %10.0f %5.0f %8.0f\n", cost[i].name, cost[i].params,
+               cost[i].macs, cost[i].sequential, cost[i].path, cost[i].memory);
     report_value(r, "cost_sa_params", "%.0f", cost[0].params);
     report_value(r, "cost_sa_macs", "%.0f", cost[0].macs);
     report_value(r, "cost_sa_seq", "%.0f", cost[0].sequential);
     report_value(r, "cost_rnn_macs", "%.0f", cost[1].macs);
     report_value(r, "cost_rnn_seq", "%.0f", cost[1].sequential);
-    report_value(r, "cost_fc_params", "%.0f", cost[2].params);
+    report_value(r, "cost_cnn_params", "%.0f", cost[2].params);
+    report_value(r, "cost_cnn_path", "%.0f", cost[2].path);
+    report_value(r, "cost_fc_params", "%.0f", cost[3].params);
+    report_value(r, "cost_sa_memory", "%.0f", cost[0].memory);
+    report_value(r, "cost_rnn_memory", "%.0f", cost[1].memory);
     report_value(r, "cost_n", "%.0f", n);
     report_value(r, "cost_d", "%.0f", d);
 }

@@ -10,7 +10,7 @@ set grid noxtics noytics
 set border 15
 set tics out
 set xrange [-0.5:*]
-set yrange [-0.025:5.025]
+set yrange [5.025:-0.025]   # query 0 at the top, as every heatmap of the book
 set autoscale xfixmax
 set cbrange [0:*]
 plot data.'nw_weights.dat' matrix using 1:($2*0.05):($3 < 0.002 ? NaN : $3) with image pixels notitle

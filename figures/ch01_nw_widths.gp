@@ -24,7 +24,7 @@ set border 15
 set autoscale xfixmax
 set xrange [-0.5:*]
 set xtics 10
-set yrange [-0.025:5.025]
+set yrange [5.025:-0.025]   # query 0 at the top, as every heatmap of the book
 set cbrange [0:*]
 do for [k=1:4] {
     unset title
