@@ -19,8 +19,8 @@ typedef double (*loss_fn)(void *ctx);
 // differences, perturbing each x[i] by eps (float forward passes: loose tolerance).
 // eps is 1e-3, not test_layers_backward.c's 1e-2: a whole block has 48 ReLU units
 // whose kinks a step of 1e-2 crosses too often (differences then off by ~5%).
-static void check_grad(const char *what, float *x, const float *g, int size, loss_fn loss,
-                       void *ctx) {
+static void check_grad(const char *what, float *x, const float *g, int size,
+                       loss_fn loss, void *ctx) {
     const float eps = 1e-3f;
     for (int i = 0; i < size; i++) {
         float keep = x[i];
@@ -61,7 +61,8 @@ static void check_mha(const char *what, mha_params_t *p, const mha_params_t *g,
                       loss_fn loss, void *ctx) {
     char name[64];
     int dd = p->d_model * p->d_model;
-    float *pw[] = {p->w_q, p->w_k, p->w_v, p->w_o}, *gw[] = {g->w_q, g->w_k, g->w_v, g->w_o};
+    float *pw[] = {p->w_q, p->w_k, p->w_v, p->w_o},
+          *gw[] = {g->w_q, g->w_k, g->w_v, g->w_o};
     const char *wn[] = {"w_q", "w_k", "w_v", "w_o"};
     for (int k = 0; k < 4; k++) {
         snprintf(name, sizeof name, "%s.%s", what, wn[k]);
@@ -76,8 +77,8 @@ static void check_ffn(ffn_params_t *p, const ffn_params_t *g, loss_fn loss, void
     check_grad("ffn.w2", p->w2, g->w2, p->d_ff * p->d_model, loss, ctx);
     check_grad("ffn.b2", p->b2, g->b2, p->d_model, loss, ctx);
 }
-static void check_ln(const char *what, layernorm_params_t *p, const layernorm_params_t *g,
-                     loss_fn loss, void *ctx) {
+static void check_ln(const char *what, layernorm_params_t *p,
+                     const layernorm_params_t *g, loss_fn loss, void *ctx) {
     char name[64];
     snprintf(name, sizeof name, "%s.gamma", what);
     check_grad(name, p->gamma, g->gamma, p->d, loss, ctx);
@@ -111,7 +112,8 @@ static void enc_setup(enc_ctx *c, int masked, uint64_t seed) {
     randomize_ln(&c->b.norm2, &rng);
     rng_fill_normal(&rng, c->x, N * D, 0, 1);
     rng_fill_normal(&rng, c->r, N * D, 0, 1);
-    for (int i = 0; i < N * N; i++) c->mask[i] = (i % N) != N - 1;   // last token: padding
+    for (int i = 0; i < N * N; i++)
+        c->mask[i] = (i % N) != N - 1;   // last token: padding
     c->m = masked ? c->mask : NULL;
 }
 
@@ -129,7 +131,8 @@ static void enc_case(int masked) {
     float y[N * D], plain[N * D], dx[N * D] = {0};
     cr_assert_eq(blk_encoder_forward(&c.b, c.x, N, c.m, &cache, y), 0);
     cr_assert_eq(encoder_block_forward(&c.b, c.x, N, c.m, plain, NULL), 0);
-    cr_assert_eq(memcmp(y, plain, sizeof y), 0, "training forward differs from block.h's");
+    cr_assert_eq(memcmp(y, plain, sizeof y), 0,
+                 "training forward differs from block.h's");
     cr_assert_eq(blk_encoder_backward(&c.b, &g, c.x, N, &cache, c.r, dx), 0);
     check_grad("dx", c.x, dx, N * D, enc_loss, &c);
     check_mha("attn", &c.b.attn, &g.attn, enc_loss, &c);
@@ -141,7 +144,9 @@ static void enc_case(int masked) {
     encoder_block_free(&g);
 }
 
-Test(block_train, encoder_backward_matches_finite_differences) { enc_case(0); }
+Test(block_train, encoder_backward_matches_finite_differences) {
+    enc_case(0);
+}
 Test(block_train, encoder_backward_with_padding_mask_matches_finite_differences) {
     enc_case(1);
 }
@@ -158,8 +163,9 @@ typedef struct {
 static double dec_loss(void *p) {
     dec_ctx *c = p;
     float y[N * D];
-    cr_assert_eq(decoder_block_forward(&c->b, c->x, N, c->enc, M, c->sm, c->cm, y, NULL,
-                                       NULL), 0);
+    cr_assert_eq(
+        decoder_block_forward(&c->b, c->x, N, c->enc, M, c->sm, c->cm, y, NULL, NULL),
+        0);
     return dot_r(c->r, y, N * D);
 }
 
@@ -199,10 +205,13 @@ static void dec_case(int masked) {
     blk_decoder_cache_bind(&cache, buf, &c.b, N, M);
     float y[N * D], plain[N * D], dx[N * D] = {0}, denc[M * D] = {0};
     cr_assert_eq(blk_decoder_forward(&c.b, c.x, N, c.enc, M, c.sm, c.cm, &cache, y), 0);
-    cr_assert_eq(decoder_block_forward(&c.b, c.x, N, c.enc, M, c.sm, c.cm, plain, NULL,
-                                       NULL), 0);
-    cr_assert_eq(memcmp(y, plain, sizeof y), 0, "training forward differs from block.h's");
-    cr_assert_eq(blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx, denc), 0);
+    cr_assert_eq(
+        decoder_block_forward(&c.b, c.x, N, c.enc, M, c.sm, c.cm, plain, NULL, NULL),
+        0);
+    cr_assert_eq(memcmp(y, plain, sizeof y), 0,
+                 "training forward differs from block.h's");
+    cr_assert_eq(
+        blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx, denc), 0);
     check_grad("dx", c.x, dx, N * D, dec_loss, &c);
     check_grad("denc", c.enc, denc, M * D, dec_loss, &c);
     if (masked)   // a hidden source token gets no gradient at all
@@ -218,7 +227,9 @@ static void dec_case(int masked) {
     decoder_block_free(&g);
 }
 
-Test(block_train, decoder_backward_matches_finite_differences) { dec_case(0); }
+Test(block_train, decoder_backward_matches_finite_differences) {
+    dec_case(0);
+}
 Test(block_train, decoder_backward_with_padding_masks_matches_finite_differences) {
     dec_case(1);
 }
@@ -239,17 +250,19 @@ Test(block_train, decoder_backward_accumulates) {
     blk_decoder_cache_t cache;
     blk_decoder_cache_bind(&cache, buf, &c.b, N, M);
     float y[N * D], dx1[N * D] = {0}, denc1[M * D] = {0}, dx2[N * D] = {0},
-          denc2[M * D] = {0}, w1[D * D];
+                            denc2[M * D] = {0}, w1[D * D];
     cr_assert_eq(blk_decoder_forward(&c.b, c.x, N, c.enc, M, c.sm, c.cm, &cache, y), 0);
-    cr_assert_eq(blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx1, denc1),
-                 0);
+    cr_assert_eq(
+        blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx1, denc1), 0);
     memcpy(w1, g.cross_attn.w_k, sizeof w1);
-    cr_assert_eq(blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx2, denc2),
-                 0);
-    cr_assert_eq(blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx2, NULL),
-                 0);   // NULL: denc not wanted
+    cr_assert_eq(
+        blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx2, denc2), 0);
+    cr_assert_eq(
+        blk_decoder_backward(&c.b, &g, c.x, N, c.enc, M, &cache, c.r, dx2, NULL),
+        0);   // NULL: denc not wanted
     for (int i = 0; i < D * D; i++)
-        cr_assert_float_eq(g.cross_attn.w_k[i], 3.0f * w1[i], 1e-5f * (1 + fabsf(w1[i])));
+        cr_assert_float_eq(g.cross_attn.w_k[i], 3.0f * w1[i],
+                           1e-5f * (1 + fabsf(w1[i])));
     for (int i = 0; i < N * D; i++)
         cr_assert_float_eq(dx2[i], 2.0f * dx1[i], 1e-5f * (1 + fabsf(dx1[i])));
     for (int i = 0; i < M * D; i++) cr_assert_eq(denc2[i], denc1[i]);

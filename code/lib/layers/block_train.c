@@ -19,8 +19,8 @@ size_t blk_encoder_cache_floats(const encoder_block_t *b, int n) {
     return mha_cache_floats(&b->attn, n, n) + 3 * nd + (size_t)n * b->ffn.d_ff;
 }
 
-void blk_encoder_cache_bind(blk_encoder_cache_t *c, float *buf, const encoder_block_t *b,
-                            int n) {
+void blk_encoder_cache_bind(blk_encoder_cache_t *c, float *buf,
+                            const encoder_block_t *b, int n) {
     size_t nd = (size_t)n * b->attn.d_model;
     mha_cache_bind(&c->attn, buf, &b->attn, n, n);
     c->s1 = buf + mha_cache_floats(&b->attn, n, n);
@@ -36,10 +36,10 @@ int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
     int d = b->attn.d_model;
     size_t nd = (size_t)n * d;
     if (mha_forward_cache(&b->attn, x, n, x, n, mask, &c->attn, c->s1) != 0) return -1;
-    add_into(c->s1, x, nd);                                    // s1 = x + MultiHead(x, x, x)
+    add_into(c->s1, x, nd);   // s1 = x + MultiHead(x, x, x)
     layernorm_forward(c->s1, b->norm1.gamma, b->norm1.beta, c->h1, n, d, LAYERNORM_EPS);
     ffn_forward(&b->ffn, c->h1, c->hidden, c->s2, n);
-    add_into(c->s2, c->h1, nd);                                // s2 = h1 + FFN(h1)
+    add_into(c->s2, c->h1, nd);   // s2 = h1 + FFN(h1)
     layernorm_forward(c->s2, b->norm2.gamma, b->norm2.beta, y, n, d, LAYERNORM_EPS);
     return 0;
 }
@@ -47,7 +47,8 @@ int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
 
 // snippet: blk_encoder_backward
 int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const float *x,
-                         int n, const blk_encoder_cache_t *c, const float *dy, float *dx) {
+                         int n, const blk_encoder_cache_t *c, const float *dy,
+                         float *dx) {
     if (n < 1) return -1;
     int d = b->attn.d_model;
     size_t nd = (size_t)n * d;
@@ -56,16 +57,16 @@ int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const flo
     float *ds = ws, *dh = ds + nd, *scratch = dh + nd;
     int rc = 0;
     // forward: y = LayerNorm(s2) with norm2
-    rc |= layernorm_backward(c->s2, b->norm2.gamma, dy, ds, g->norm2.gamma, g->norm2.beta,
-                             n, d, LAYERNORM_EPS);
+    rc |= layernorm_backward(c->s2, b->norm2.gamma, dy, ds, g->norm2.gamma,
+                             g->norm2.beta, n, d, LAYERNORM_EPS);
     // forward: s2 = h1 + FFN(h1)  =>  dh1 = ds2 + FFN'(h1)^T ds2
     memcpy(dh, ds, nd * sizeof(float));
     ffn_backward(&b->ffn, &g->ffn, c->h1, c->hidden, ds, dh, n, scratch);
     // forward: h1 = LayerNorm(s1) with norm1
     memset(ds, 0, nd * sizeof(float));
-    rc |= layernorm_backward(c->s1, b->norm1.gamma, dh, ds, g->norm1.gamma, g->norm1.beta,
-                             n, d, LAYERNORM_EPS);
-    // forward: s1 = x + MultiHead(x, x, x)  =>  dx = ds1 + (queries', keys', values' share)
+    rc |= layernorm_backward(c->s1, b->norm1.gamma, dh, ds, g->norm1.gamma,
+                             g->norm1.beta, n, d, LAYERNORM_EPS);
+    // forward: s1 = x + MultiHead(x, x, x)  =>  dx = ds1 + (x's three shares)
     if (dx) add_into(dx, ds, nd);
     rc |= mha_backward(&b->attn, &g->attn, x, n, x, n, &c->attn, ds, dx, dx);
     free(ws);
@@ -79,12 +80,12 @@ int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const flo
 size_t blk_decoder_cache_floats(const decoder_block_t *b, int n, int m) {
     if (n < 1 || m < 1) return 0;
     size_t nd = (size_t)n * b->self_attn.d_model;
-    return mha_cache_floats(&b->self_attn, n, n) + mha_cache_floats(&b->cross_attn, n, m) +
-           5 * nd + (size_t)n * b->ffn.d_ff;
+    return mha_cache_floats(&b->self_attn, n, n) +
+           mha_cache_floats(&b->cross_attn, n, m) + 5 * nd + (size_t)n * b->ffn.d_ff;
 }
 
-void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf, const decoder_block_t *b,
-                            int n, int m) {
+void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf,
+                            const decoder_block_t *b, int n, int m) {
     size_t nd = (size_t)n * b->self_attn.d_model;
     mha_cache_bind(&c->self_attn, buf, &b->self_attn, n, n);
     c->s1 = buf + mha_cache_floats(&b->self_attn, n, n);
@@ -97,8 +98,8 @@ void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf, const decoder_bl
 }
 
 // snippet: blk_decoder_forward
-int blk_decoder_forward(const decoder_block_t *b, const float *x, int n, const float *enc,
-                        int m, const unsigned char *self_mask,
+int blk_decoder_forward(const decoder_block_t *b, const float *x, int n,
+                        const float *enc, int m, const unsigned char *self_mask,
                         const unsigned char *cross_mask, blk_decoder_cache_t *c,
                         float *y) {
     if (n < 1 || m < 1) return -1;
@@ -113,15 +114,15 @@ int blk_decoder_forward(const decoder_block_t *b, const float *x, int n, const f
     int rc = mha_forward_cache(&b->self_attn, x, n, x, n, causal, &c->self_attn, c->s1);
     free(causal);
     if (rc != 0) return -1;
-    add_into(c->s1, x, nd);                              // s1 = x + MultiHead(x, x, x)
+    add_into(c->s1, x, nd);   // s1 = x + MultiHead(x, x, x)
     layernorm_forward(c->s1, b->norm1.gamma, b->norm1.beta, c->h1, n, d, LAYERNORM_EPS);
     if (mha_forward_cache(&b->cross_attn, c->h1, n, enc, m, cross_mask, &c->cross_attn,
                           c->s2) != 0)
         return -1;
-    add_into(c->s2, c->h1, nd);                          // s2 = h1 + MultiHead(h1, enc, enc)
+    add_into(c->s2, c->h1, nd);   // s2 = h1 + MultiHead(h1, enc, enc)
     layernorm_forward(c->s2, b->norm2.gamma, b->norm2.beta, c->h2, n, d, LAYERNORM_EPS);
     ffn_forward(&b->ffn, c->h2, c->hidden, c->s3, n);
-    add_into(c->s3, c->h2, nd);                          // s3 = h2 + FFN(h2)
+    add_into(c->s3, c->h2, nd);   // s3 = h2 + FFN(h2)
     layernorm_forward(c->s3, b->norm3.gamma, b->norm3.beta, y, n, d, LAYERNORM_EPS);
     return 0;
 }
@@ -139,27 +140,28 @@ int blk_decoder_backward(const decoder_block_t *b, decoder_block_t *g, const flo
     float *ds = ws, *dh = ds + nd, *scratch = dh + nd;
     int rc = 0;
     // forward: y = LayerNorm(s3) with norm3
-    rc |= layernorm_backward(c->s3, b->norm3.gamma, dy, ds, g->norm3.gamma, g->norm3.beta,
-                             n, d, LAYERNORM_EPS);
+    rc |= layernorm_backward(c->s3, b->norm3.gamma, dy, ds, g->norm3.gamma,
+                             g->norm3.beta, n, d, LAYERNORM_EPS);
     // forward: s3 = h2 + FFN(h2)  =>  dh2 = ds3 + FFN'(h2)^T ds3
     memcpy(dh, ds, nd * sizeof(float));
     ffn_backward(&b->ffn, &g->ffn, c->h2, c->hidden, ds, dh, n, scratch);
     // forward: h2 = LayerNorm(s2) with norm2
     memset(ds, 0, nd * sizeof(float));
-    rc |= layernorm_backward(c->s2, b->norm2.gamma, dh, ds, g->norm2.gamma, g->norm2.beta,
-                             n, d, LAYERNORM_EPS);
+    rc |= layernorm_backward(c->s2, b->norm2.gamma, dh, ds, g->norm2.gamma,
+                             g->norm2.beta, n, d, LAYERNORM_EPS);
     // forward: s2 = h1 + MultiHead(h1, enc, enc)  =>  dh1 = ds2 + (queries' share),
     //          denc += (keys' and values' share)
     memcpy(dh, ds, nd * sizeof(float));
-    rc |= mha_backward(&b->cross_attn, &g->cross_attn, c->h1, n, enc, m, &c->cross_attn, ds,
-                       dh, denc);
+    rc |= mha_backward(&b->cross_attn, &g->cross_attn, c->h1, n, enc, m, &c->cross_attn,
+                       ds, dh, denc);
     // forward: h1 = LayerNorm(s1) with norm1
     memset(ds, 0, nd * sizeof(float));
-    rc |= layernorm_backward(c->s1, b->norm1.gamma, dh, ds, g->norm1.gamma, g->norm1.beta,
-                             n, d, LAYERNORM_EPS);
+    rc |= layernorm_backward(c->s1, b->norm1.gamma, dh, ds, g->norm1.gamma,
+                             g->norm1.beta, n, d, LAYERNORM_EPS);
     // forward: s1 = x + MultiHead(x, x, x; causal)  =>  dx = ds1 + (x's three shares)
     if (dx) add_into(dx, ds, nd);
-    rc |= mha_backward(&b->self_attn, &g->self_attn, x, n, x, n, &c->self_attn, ds, dx, dx);
+    rc |= mha_backward(&b->self_attn, &g->self_attn, x, n, x, n, &c->self_attn, ds, dx,
+                       dx);
     free(ws);
     return rc ? -1 : 0;
 }

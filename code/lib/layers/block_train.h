@@ -47,10 +47,10 @@ size_t blk_encoder_cache_floats(const encoder_block_t *b, int n);
 size_t blk_decoder_cache_floats(const decoder_block_t *b, int n, int m);
 
 // Point c's arrays into buf, which holds blk_*_cache_floats(b, n[, m]) floats.
-void blk_encoder_cache_bind(blk_encoder_cache_t *c, float *buf, const encoder_block_t *b,
-                            int n);
-void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf, const decoder_block_t *b,
-                            int n, int m);
+void blk_encoder_cache_bind(blk_encoder_cache_t *c, float *buf,
+                            const encoder_block_t *b, int n);
+void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf,
+                            const decoder_block_t *b, int n, int m);
 
 // x (n, d_model), mask (n, n) or NULL (1 = visible) -> y (n, d_model), c filled
 //   h1 = LayerNorm(x + MultiHead(x, x, x))
@@ -68,7 +68,8 @@ int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
 // hold part of the gradient: treat the step as lost).
 // (torch: autograd through nn.TransformerEncoderLayer)
 int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const float *x,
-                         int n, const blk_encoder_cache_t *c, const float *dy, float *dx);
+                         int n, const blk_encoder_cache_t *c, const float *dy,
+                         float *dx);
 
 // x (n, d_model) the target, enc (m, d_model) the encoder output,
 // self_mask (n, n) or NULL (hidden target positions besides the future ones),
@@ -81,8 +82,8 @@ int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const flo
 // Returns 0; -1 if n < 1 or m < 1 (nothing written) or an allocation failed.
 // (torch: nn.TransformerDecoderLayer(d_model, h, d_ff, dropout=0), norm_first=False,
 //  tgt_mask = causal and not self_mask, memory_mask = not cross_mask)
-int blk_decoder_forward(const decoder_block_t *b, const float *x, int n, const float *enc,
-                        int m, const unsigned char *self_mask,
+int blk_decoder_forward(const decoder_block_t *b, const float *x, int n,
+                        const float *enc, int m, const unsigned char *self_mask,
                         const unsigned char *cross_mask, blk_decoder_cache_t *c,
                         float *y);
 
