@@ -122,8 +122,7 @@ static void enc_case(int masked) {
     enc_setup(&c, masked, 91 + (uint64_t)masked);
     encoder_block_t g;
     cr_assert_eq(encoder_block_alloc(&g, D, H, DFF), 0);
-    memset(g.norm1.gamma, 0, D * sizeof(float));   // a gradient container starts at 0
-    memset(g.norm2.gamma, 0, D * sizeof(float));
+    blk_encoder_zero(&g);   // a gradient container starts at 0
     float *buf = calloc(blk_encoder_cache_floats(&c.b, N), sizeof(float));
     cr_assert_not_null(buf);
     blk_encoder_cache_t cache;
@@ -196,9 +195,7 @@ static void dec_case(int masked) {
     dec_setup(&c, masked, 57 + (uint64_t)masked);
     decoder_block_t g;
     cr_assert_eq(decoder_block_alloc(&g, D, H, DFF), 0);
-    memset(g.norm1.gamma, 0, D * sizeof(float));
-    memset(g.norm2.gamma, 0, D * sizeof(float));
-    memset(g.norm3.gamma, 0, D * sizeof(float));
+    blk_decoder_zero(&g);
     float *buf = calloc(blk_decoder_cache_floats(&c.b, N, M), sizeof(float));
     cr_assert_not_null(buf);
     blk_decoder_cache_t cache;
@@ -243,9 +240,7 @@ Test(block_train, decoder_backward_accumulates) {
     dec_setup(&c, 1, 5);
     decoder_block_t g;
     cr_assert_eq(decoder_block_alloc(&g, D, H, DFF), 0);
-    memset(g.norm1.gamma, 0, D * sizeof(float));
-    memset(g.norm2.gamma, 0, D * sizeof(float));
-    memset(g.norm3.gamma, 0, D * sizeof(float));
+    blk_decoder_zero(&g);
     float *buf = calloc(blk_decoder_cache_floats(&c.b, N, M), sizeof(float));
     blk_decoder_cache_t cache;
     blk_decoder_cache_bind(&cache, buf, &c.b, N, M);
@@ -287,6 +282,38 @@ Test(block_train, empty_sequences_are_refused) {
     cr_assert_eq(blk_decoder_forward(&c.b, c.x, N, c.enc, 0, NULL, NULL, &dc, y), -1);
     cr_assert_eq(blk_decoder_backward(&c.b, &c.b, c.x, 0, c.enc, M, &dc, y, NULL, NULL),
                  -1);
+    encoder_block_free(&e.b);
+    decoder_block_free(&c.b);
+}
+
+// The tensor lists cover every parameter once: their lengths add up to the
+// parameter count, they follow the struct's fields, and zeroing clears them all.
+Test(block_train, tensor_lists_cover_every_parameter) {
+    enc_ctx e;
+    enc_setup(&e, 0, 3);
+    dec_ctx c;
+    dec_setup(&c, 0, 4);
+    float *ptr[BLK_DECODER_TENSORS];
+    size_t len[BLK_DECODER_TENSORS], total = 0;
+    cr_assert_eq(blk_encoder_tensors(&e.b, ptr, len), BLK_ENCODER_TENSORS);
+    for (int k = 0; k < BLK_ENCODER_TENSORS; k++) total += len[k];
+    cr_assert_eq((long)total, encoder_block_param_count(&e.b));
+    cr_assert_eq(ptr[0], e.b.attn.w_q);
+    cr_assert_eq(ptr[6], e.b.norm1.beta);
+    cr_assert_eq(ptr[12], e.b.norm2.beta);
+    blk_encoder_zero(&e.b);
+    for (int k = 0; k < BLK_ENCODER_TENSORS; k++)
+        for (size_t i = 0; i < len[k]; i++) cr_assert_eq(ptr[k][i], 0.0f);
+    total = 0;
+    cr_assert_eq(blk_decoder_tensors(&c.b, ptr, len), BLK_DECODER_TENSORS);
+    for (int k = 0; k < BLK_DECODER_TENSORS; k++) total += len[k];
+    cr_assert_eq((long)total, decoder_block_param_count(&c.b));
+    cr_assert_eq(ptr[7], c.b.cross_attn.w_q);
+    cr_assert_eq(ptr[14], c.b.ffn.w1);
+    cr_assert_eq(ptr[19], c.b.norm3.beta);
+    blk_decoder_zero(&c.b);
+    for (int k = 0; k < BLK_DECODER_TENSORS; k++)
+        for (size_t i = 0; i < len[k]; i++) cr_assert_eq(ptr[k][i], 0.0f);
     encoder_block_free(&e.b);
     decoder_block_free(&c.b);
 }

@@ -11,6 +11,66 @@ static void add_into(float *r, const float *a, size_t size) {
 }
 
 // ---------------------------------------------------------------------------
+// parameters as tensors
+
+static int put_mha(const mha_params_t *p, float **ptr, size_t *len) {
+    size_t dd = (size_t)p->d_model * p->d_model;
+    float *a[] = {p->w_q, p->w_k, p->w_v, p->w_o, p->b_o};
+    for (int k = 0; k < 5; k++) {
+        ptr[k] = a[k];
+        len[k] = k < 4 ? dd : (size_t)p->d_model;
+    }
+    return 5;
+}
+
+static int put_ffn(const ffn_params_t *p, float **ptr, size_t *len) {
+    size_t df = (size_t)p->d_model * p->d_ff;
+    ptr[0] = p->w1, len[0] = df;
+    ptr[1] = p->b1, len[1] = (size_t)p->d_ff;
+    ptr[2] = p->w2, len[2] = df;
+    ptr[3] = p->b2, len[3] = (size_t)p->d_model;
+    return 4;
+}
+
+static int put_ln(const layernorm_params_t *p, float **ptr, size_t *len) {
+    ptr[0] = p->gamma, len[0] = (size_t)p->d;
+    ptr[1] = p->beta, len[1] = (size_t)p->d;
+    return 2;
+}
+
+int blk_encoder_tensors(const encoder_block_t *b, float **ptr, size_t *len) {
+    int k = put_mha(&b->attn, ptr, len);
+    k += put_ln(&b->norm1, ptr + k, len + k);
+    k += put_ffn(&b->ffn, ptr + k, len + k);
+    k += put_ln(&b->norm2, ptr + k, len + k);
+    return k;
+}
+
+int blk_decoder_tensors(const decoder_block_t *b, float **ptr, size_t *len) {
+    int k = put_mha(&b->self_attn, ptr, len);
+    k += put_ln(&b->norm1, ptr + k, len + k);
+    k += put_mha(&b->cross_attn, ptr + k, len + k);
+    k += put_ln(&b->norm2, ptr + k, len + k);
+    k += put_ffn(&b->ffn, ptr + k, len + k);
+    k += put_ln(&b->norm3, ptr + k, len + k);
+    return k;
+}
+
+void blk_encoder_zero(encoder_block_t *g) {
+    float *ptr[BLK_ENCODER_TENSORS];
+    size_t len[BLK_ENCODER_TENSORS];
+    int count = blk_encoder_tensors(g, ptr, len);
+    for (int k = 0; k < count; k++) memset(ptr[k], 0, len[k] * sizeof(float));
+}
+
+void blk_decoder_zero(decoder_block_t *g) {
+    float *ptr[BLK_DECODER_TENSORS];
+    size_t len[BLK_DECODER_TENSORS];
+    int count = blk_decoder_tensors(g, ptr, len);
+    for (int k = 0; k < count; k++) memset(ptr[k], 0, len[k] * sizeof(float));
+}
+
+// ---------------------------------------------------------------------------
 // encoder block
 
 size_t blk_encoder_cache_floats(const encoder_block_t *b, int n) {

@@ -18,6 +18,27 @@
 #include "layers/block.h"
 #include "layers/multihead.h"
 
+// ---------------------------------------------------------------------------
+// Parameters as a list of tensors (for an optimiser, gradient clipping, zeroing)
+
+enum { BLK_ENCODER_TENSORS = 13, BLK_DECODER_TENSORS = 20 };
+
+// The parameter arrays of b in the order of its struct fields (an mha_params_t
+// gives w_q, w_k, w_v, w_o, b_o; an ffn_params_t w1, b1, w2, b2; a layer norm
+// gamma, beta): ptr[k] holds len[k] floats. ptr and len must have room for
+// BLK_*_TENSORS entries. Returns that count; the lengths sum to
+// encoder_block_param_count(b) / decoder_block_param_count(b).
+int blk_encoder_tensors(const encoder_block_t *b, float **ptr, size_t *len);
+int blk_decoder_tensors(const decoder_block_t *b, float **ptr, size_t *len);
+
+// Every parameter of g set to 0: the gradient container before a backward pass
+// (encoder_block_alloc / decoder_block_alloc leave gamma = 1).
+void blk_encoder_zero(encoder_block_t *g);
+void blk_decoder_zero(decoder_block_t *g);
+
+// ---------------------------------------------------------------------------
+// Activation caches
+
 // snippet: blk_encoder_cache_t
 // What blk_encoder_backward needs from the forward pass, for n tokens.
 typedef struct {
