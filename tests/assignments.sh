@@ -121,6 +121,21 @@ nw_weights: $nw
 $(head -c 2000 "$T/ch01-$1/stdout")"
   fi
 done
+# A folder of submissions graded into one CSV.
+mkdir -p "$T/folder/alice/src" "$T/folder/bob"
+cp "$T/sol-ch01/"*.c "$T/folder/alice/src/"          # files at any depth
+cp "$T/h-nocompile/"*.c "$T/folder/bob/"
+tests/grader/grade-folder.sh "$B/gradescope/ch01.zip" "$T/folder" "$T/folder-out" 2>/dev/null
+csv=$(cut -d, -f1-3 "$T/folder-out/grades.csv" 2>&1)
+full=$(score "$(results ch01-solution)" | cut -d' ' -f2)
+# bob's scoring.c does not compile: score_cosine and score_additive score 0
+bob=$(awk -F'\t' '$1 == "test" && $2 != "score_cosine" && $2 != "score_additive" {s += $5}
+      END {print s}' tests/assignments/ch01.tsv)
+if [ "$csv" = "$(printf 'student,total,max\n"alice",%s,%s\n"bob",%s,%s' "$full" "$full" "$bob" "$full")" ] &&
+   [ "$(head -n1 "$T/folder-out/grades.csv" | tr ',' '\n' | wc -l)" -gt 3 ]; then
+  pass "grade-folder.sh grades a folder into one CSV"
+else fail "grade-folder.sh grades a folder into one CSV" "$csv"; fi
+
 # A hidden test's output names the verdict, never its code.
 if grep -q 'Hidden test scoring/cosine_matches' "$(results ch01-segfault)" &&
    ! grep -q 'cr_assert' "$(results ch01-segfault)"; then
@@ -137,9 +152,7 @@ pkgs=$( { dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' |
             --no-breaks --no-replaces --no-enhances build-essential libcriterion-dev \
             2>/dev/null | grep -v '^ ' | grep -v '^<'; } | sort -u)
 mkdir -p "$T/minbin"
-for p in $pkgs; do
-  dpkg -L "$p" 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$'
-done | sort -u | while read -r f; do
+dpkg-query -L $pkgs 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' | sort -u | while read -r f; do
   [ -x "$f" ] && [ ! -d "$f" ] && ln -sf "$f" "$T/minbin/$(basename "$f")"
 done
 # cc, awk, ... are alternatives links made by maintainer scripts, not package files:
