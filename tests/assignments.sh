@@ -107,6 +107,7 @@ for h in "segfault crashed passed" "loop time passed" "flood output passed" \
   autograde ch01 "$T/h-$1" "ch01-$1" GRADER_CPU=2
   r=$(results "ch01-$1"); secs=$(cat "$T/ch01-$1/seconds")
   cp "$T/ch01-$1/stdout" "$B/test/assignments-ch01-$1.txt" 2>/dev/null
+  cp "$r" "$B/test/assignments-ch01-$1.json" 2>/dev/null
   if ! s=$(score "$r" 2>&1); then fail "ch01 $1: results.json is written" "$s"; continue; fi
   cos=$(verdicts "$r" score_cosine | sort -u); add=$(verdicts "$r" score_additive | sort -u)
   nw=$(verdicts "$r" nw_weights | awk '{print $2}' | sort -u)

@@ -127,7 +127,10 @@ run_test() {
   t0=$(date +%s%N)
   ( cd "$W/run" || exit 99
     ulimit -t "$CPU"; ulimit -v "$MEM_KB"; ulimit -f 32768; ulimit -c 0
-    exec "${DROP[@]}" timeout -k 1 "$WALL" "$1" --filter "$2" -j1 --ascii \
+    # Fork bombs: a process limit only for the unprivileged user (it counts all of
+    # a user's processes, so a student's own desktop would hit it).
+    [ ${#DROP[@]} -gt 0 ] && ulimit -u 256
+    exec "${DROP[@]}" timeout -k 1 "$WALL" "$1" --filter "$2" -j1 --color=never \
       --short-filename </dev/null
   ) 2>&1 | head -c $((CAP + 1)) > "$3"
   rc=${PIPESTATUS[0]}

@@ -28,7 +28,7 @@ build/test_%: tests/unit/test_%.c build/libpack.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function $< build/libpack.a -lcriterion $(LDLIBS) -o $@
 
 test: all
-	@status=0; for t in $(TESTS); do echo "== $$t"; ./$$t --ascii || status=1; done; exit $$status
+	@status=0; for t in $(TESTS); do echo "== $$t"; ./$$t --color=never || status=1; done; exit $$status
 
 grade:
 	@bash grader/grade.sh

@@ -289,7 +289,7 @@ def readme(nn, man):
         rows.append(f"| `{t['fn']}` | `{t['src']}` | {pts:g} | {len(mine) - nh} visible, "
                     f"{nh} hidden |")
     tpl = read("tests/grader/README.pack.md")
-    return (tpl.replace("@NN@", nn).replace("@TITLE@", title)
+    return (tpl.replace("@N@", str(int(nn))).replace("@TITLE@", title)
                .replace("@CHAPTER@", f"chapters/{chapter}" if chapter else "the chapter")
                .replace("@TOTAL@", f"{total:g}")
                .replace("@TASKS@", "\n".join(rows))
