@@ -19,6 +19,21 @@ chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
 CHAPTERS=$(cd tests/assignments && ls ch[0-9][0-9].tsv | sed 's/\.tsv$//')
 
+# --- solution markers: pairs, never nested, lines of their own -----------------
+printf 'void f(void) {\n    // BEGIN SOLUTION\n    // END SOLUTION\n}\n' > "$T/good.c"
+printf 'void f(void) {\n    // BEGIN SOLUTION\n}\n' > "$T/unpaired.c"
+printf 'void f(void) {\n    // END SOLUTION\n}\n' > "$T/unopened.c"
+printf '    // BEGIN SOLUTION\n    // BEGIN SOLUTION\n    // END SOLUTION\n    // END SOLUTION\n' \
+  > "$T/nested.c"
+printf '    int x; // BEGIN SOLUTION\n    // END SOLUTION\n' > "$T/inline.c"
+check "marker check accepts a pair" python3 tests/grader/pack.py check "$T/good.c"
+for bad in unpaired unopened nested inline; do
+  if out=$(python3 tests/grader/pack.py check "$T/$bad.c" 2>&1); then
+    fail "marker check rejects $bad markers" "accepted"
+  elif echo "$out" | grep -q "$bad.c:[0-9]"; then pass "marker check rejects $bad markers"
+  else fail "marker check rejects $bad markers" "$out"; fi
+done
+
 # --- reproducible ----------------------------------------------------------
 python3 tests/grader/pack.py assignments "$T/a2" >/dev/null &&
   python3 tests/grader/pack.py gradescope "$T/g2" >/dev/null
@@ -104,7 +119,7 @@ hostile nocompile 'similarity = this is not C;'
 for h in "segfault crashed passed" "loop time passed" "flood output passed" \
          "nocompile compile compile"; do
   set -- $h
-  autograde ch01 "$T/h-$1" "ch01-$1" GRADER_CPU=2
+  autograde ch01 "$T/h-$1" "ch01-$1" GRADER_CPU=1
   r=$(results "ch01-$1"); secs=$(cat "$T/ch01-$1/seconds")
   cp "$T/ch01-$1/stdout" "$B/test/assignments-ch01-$1.txt" 2>/dev/null
   cp "$r" "$B/test/assignments-ch01-$1.json" 2>/dev/null

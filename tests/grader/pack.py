@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pack.py -- build course assignment packs from tests/assignments/chNN.tsv.
 
-  pack.py check                      solution markers pair and never nest (exit 1 if not)
+  pack.py check [FILE...]            solution markers pair and never nest (exit 1 if not)
   pack.py assignments OUT_DIR        OUT/chNN/ and OUT/chNN.tar.gz: the student packs
   pack.py gradescope OUT_DIR         OUT/chNN.zip: one Gradescope autograder per chapter
 
@@ -77,9 +77,9 @@ def all_sources():
     return sorted(out)
 
 
-def check():
+def check(paths=None):
     errors = []
-    for path in all_sources():
+    for path in paths or all_sources():
         _, e = regions(path, read(path).split("\n"))
         errors += e
     for e in errors:
@@ -355,7 +355,7 @@ def write_zip(out_path, files):
 
 def main(argv):
     if len(argv) >= 1 and argv[0] == "check":
-        return check()
+        return check([os.path.abspath(p) for p in argv[1:]])
     if len(argv) != 2 or argv[0] not in ("assignments", "gradescope"):
         print(__doc__, file=sys.stderr)
         return 2
