@@ -222,6 +222,8 @@ def strip_tests(text, hidden):
         m = re.match(r"^Test\(\s*(\w+)\s*,\s*(\w+)", line)
         if m and any(fnmatch(f"{m.group(1)}/{m.group(2)}", h) for h in hidden):
             skip = True
+            while out and out[-1].lstrip().startswith("//"):   # its comment goes too
+                out.pop()
         if not skip:
             out.append(line)
         elif line.startswith("}"):
