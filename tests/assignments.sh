@@ -115,9 +115,10 @@ hostile loop 'for (volatile int spin = 1; spin;) { }'
 hostile flood '{ static char mb[1 << 20]; for (int i = 0; i < 100; i++) fwrite(mb, 1, sizeof mb, stdout); }' \
   '#include <stdio.h>'
 hostile nocompile 'similarity = this is not C;'
+hostile exit 'exit(0);' '#include <stdlib.h>'   # Criterion alone would count a pass
 # name: expected verdict of score_cosine's tests, and of score_additive's
 for h in "segfault crashed passed" "loop time passed" "flood output passed" \
-         "nocompile compile compile"; do
+         "nocompile compile compile" "exit called passed"; do
   set -- $h
   autograde ch01 "$T/h-$1" "ch01-$1" GRADER_CPU=1
   r=$(results "ch01-$1"); secs=$(cat "$T/ch01-$1/seconds")

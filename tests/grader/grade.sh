@@ -106,11 +106,16 @@ if [ -n "$FATAL" ]; then
 fi
 
 # One binary per test file named in the manifest.
+GUARD="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit"
 TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | sort -u)
 for tf in $TEST_FILES; do
   [ -n "$FATAL" ] && break
   log="$W/msg/$tf.log"
+  # With the exit() guard (GNU ld); without it where the linker has no --wrap.
   if ( ulimit -t 60; timeout -k 2 120 "$CC" $CFLAGS -Wno-unused-function \
+         "tests/unit/$tf.c" grader/guard.c "$LIB" $GUARD -lcriterion -lm -o "$W/bin/$tf" \
+     ) > "$log" 2>&1 ||
+     ( ulimit -t 60; timeout -k 2 120 "$CC" $CFLAGS -Wno-unused-function \
          "tests/unit/$tf.c" "$LIB" -lcriterion -lm -o "$W/bin/$tf" ) > "$log" 2>&1; then
     continue
   fi
@@ -180,6 +185,9 @@ while IFS=$'\t' read -r task tf filter points vis; do
          { [ "$ms" -ge $((CPU * 1000)) ] && [ "$passing" != "$tested" ]; }; then
       verdict="time limit"
       echo "The test did not finish within the limit of $CPU s of CPU time ($WALL s wall) and was stopped; it scores 0. Look for an endless loop." > "$msg"
+    elif grep -aq '^grader: the code called' "$out"; then
+      verdict="called exit"
+      echo "The code $(grep -a -m1 '^grader: the code called' "$out" | sed 's/^grader: the code //'): a graded function must return, not end the program; it scores 0." > "$msg"
     elif [ -z "$tested" ]; then
       verdict="crashed"
       echo "The test program died before reporting (exit status $rc); it scores 0." > "$msg"

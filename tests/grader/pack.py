@@ -274,6 +274,7 @@ def build_pack(nn, man, instructor):
         f"{t['fn']}\t{t['file']}\t{t['filter']}\t{t['points']}\t{t['vis']}\n"
         for t in graded).encode(), 0o644)
     files["grader/grade.sh"] = (read("tests/grader/grade.sh").encode(), 0o755)
+    files["grader/guard.c"] = (read("tests/grader/guard.c").encode(), 0o644)
     files["Makefile"] = (read("tests/grader/pack.mk").encode(), 0o644)
     files["README.md"] = (readme(nn, man).encode(), 0o644)
     return files
