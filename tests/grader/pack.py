@@ -88,7 +88,7 @@ def check(paths=None):
 
 
 def enclosing_function(lines, begin):
-    """(name, return type, header text, body lines before the region) of the function
+    """(name, return type, text from the header to the region) of the function
     whose body holds line `begin`: the last line at column 0 that opens a function."""
     for i in range(begin, -1, -1):
         m = re.match(r"^(?!typedef\b)([A-Za-z_][\w \*]*?)\s*\b(\w+)\(", lines[i])
