@@ -56,8 +56,8 @@ PDF       := $(B)/attention-in-c.pdf
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
 .PHONY: all html pdf programs outputs figures test check deps clean help bench \
-        unit-tests sanitize check-snippets library refdriver
-all: html pdf
+        unit-tests sanitize check-snippets library refdriver assignments gradescope
+all: solution-markers html pdf
 
 help:
 	@echo 'make            build the book: HTML ($(B)/html/) and PDF ($(PDF))'
@@ -68,6 +68,8 @@ help:
 	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
 	@echo 'make test       build everything and run every test (alias: make check)'
 	@echo 'make bench      time exact attention against PyTorch; the build budget'
+	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
+	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
 	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
@@ -325,6 +327,35 @@ bench: $(B)/bench/bench_attention
 	$(Q)$(PY3) code/bench/report.py $(B)/bench/c.tsv $(B)/bench/torch.tsv \
 	  $(B)/bench/budget.tsv $(B)/bench/machine.txt > $(B)/bench/report.txt.tmp \
 	  && mv $(B)/bench/report.txt.tmp $(B)/bench/report.txt && cat $(B)/bench/report.txt
+
+# --------------------------------------------------------------------------
+# Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
+# solution markers must pair and never nest, or the build stops.
+
+ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) \
+  $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS)
+.PHONY: solution-markers
+solution-markers: $(B)/solution-markers.ok
+$(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(wildcard code/lib/*/*.h) \
+    $(wildcard code/*.c)
+	$(call say,CHECK,solution markers)
+	@mkdir -p $(@D)
+	$(Q)python3 tests/grader/pack.py check && touch $@
+
+assignments: $(B)/assignments/.stamp
+$(B)/assignments/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
+	$(call say,PACK,$(B)/assignments/)
+	$(Q)rm -rf $(B)/assignments && python3 tests/grader/pack.py assignments $(B)/assignments >/dev/null
+	$(Q)for d in $(B)/assignments/ch*/; do \
+	  $(MAKE) --no-print-directory -s -C $$d >/dev/null 2>$$d/../build.log \
+	    || { echo "error: the stubs in $$d do not build:"; cat $$d/../build.log; exit 1; } >&2; \
+	  rm -rf $$d/build; done; rm -f $(B)/assignments/build.log; touch $@
+
+gradescope: $(B)/gradescope/.stamp
+$(B)/gradescope/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
+	$(call say,ZIP,$(B)/gradescope/)
+	$(Q)rm -rf $(B)/gradescope && python3 tests/grader/pack.py gradescope $(B)/gradescope >/dev/null
+	$(Q)touch $@
 
 # --------------------------------------------------------------------------
 # Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.

@@ -9,8 +9,10 @@
 // snippet: self_attn_simple
 void self_attn_simple(const float *x, const unsigned char *mask,
                            float *out, float *weights, int n, int d) {
+    // BEGIN SOLUTION
     // The same matrix plays all three roles: Q = K = V = x.
     attention_forward(x, x, x, mask, out, weights, n, n, d, d);
+    // END SOLUTION
 }
 // end snippet
 

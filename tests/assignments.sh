@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# assignments.sh BUILD_DIR -- course packs and the autograder; TAP out.
+#   packs and zips build and are byte-reproducible; every stub compiles;
+#   in every Gradescope zip (run in a fake /autograder, as 'nobody'): the solution
+#   scores full marks, the untouched stubs score 0; in chapter 1: a submission that
+#   segfaults, loops, prints 100 MB or does not compile is graded in time, with the
+#   right message; a copy of a student pack builds and grades with only the
+#   commands of the packages its README lists.
+set -u
+B=$1
+. tests/tap.sh
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
+make --no-print-directory -s B="$B" assignments gradescope >&2 ||
+  { fail "make assignments gradescope"; exit 0; }
+pass "make assignments gradescope"
+
+T=$(mktemp -d /tmp/assign-test.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+CHAPTERS=$(cd tests/assignments && ls ch[0-9][0-9].tsv | sed 's/\.tsv$//')
+
+# --- solution markers: pairs, never nested, lines of their own -----------------
+printf 'void f(void) {\n    // BEGIN SOLUTION\n    // END SOLUTION\n}\n' > "$T/good.c"
+printf 'void f(void) {\n    // BEGIN SOLUTION\n}\n' > "$T/unpaired.c"
+printf 'void f(void) {\n    // END SOLUTION\n}\n' > "$T/unopened.c"
+printf '    // BEGIN SOLUTION\n    // BEGIN SOLUTION\n    // END SOLUTION\n    // END SOLUTION\n' \
+  > "$T/nested.c"
+printf '    int x; // BEGIN SOLUTION\n    // END SOLUTION\n' > "$T/inline.c"
+check "marker check accepts a pair" python3 tests/grader/pack.py check "$T/good.c"
+for bad in unpaired unopened nested inline; do
+  if out=$(python3 tests/grader/pack.py check "$T/$bad.c" 2>&1); then
+    fail "marker check rejects $bad markers" "accepted"
+  elif echo "$out" | grep -q "$bad.c:[0-9]"; then pass "marker check rejects $bad markers"
+  else fail "marker check rejects $bad markers" "$out"; fi
+done
+
+# --- reproducible ----------------------------------------------------------
+python3 tests/grader/pack.py assignments "$T/a2" >/dev/null &&
+  python3 tests/grader/pack.py gradescope "$T/g2" >/dev/null
+for c in $CHAPTERS; do
+  check "$c.tar.gz is byte-reproducible" cmp "$B/assignments/$c.tar.gz" "$T/a2/$c.tar.gz"
+  check "$c.zip is byte-reproducible" cmp "$B/gradescope/$c.zip" "$T/g2/$c.zip"
+done
+
+# --- run a zip in an imitation of Gradescope's /autograder ---------------------
+# autograde CHAPTER SUBMISSION_DIR NAME [ENV...] -> $T/NAME/autograder/results/results.json
+autograde() {
+  local c=$1 sub=$2 name=$3; shift 3
+  local root="$T/$name"
+  rm -rf "$root"; mkdir -p "$root/autograder/source" "$root/autograder/results"
+  (cd "$root/autograder/source" && unzip -q "$OLDPWD/$B/gradescope/$c.zip")
+  cp -R "$sub" "$root/autograder/submission"
+  mkdir -p "$root/tmp"
+  chmod -R a+rX "$root"; chmod 777 "$root/autograder/results"; chmod 1777 "$root/tmp"
+  local as=()
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then   # as 'nobody'
+    as=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+  fi
+  local t0=$(date +%s)
+  (cd "$root/autograder" && env "$@" AUTOGRADER_ROOT="$root/autograder" TMPDIR="$root/tmp" \
+     timeout 300 "${as[@]}" bash source/run_autograder > "$root/stdout" 2>&1)
+  echo $(( $(date +%s) - t0 )) > "$root/seconds"
+}
+results() { echo "$T/$1/autograder/results/results.json"; }
+# score FILE -> "score max" (and fails unless the file is valid JSON)
+score() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(r["score"], sum(t["max_score"] for t in r["tests"]))' "$1"
+}
+# verdicts FILE TASK -> the first word of each output of TASK's tests, one per line
+verdicts() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+for t in r["tests"]:
+    if t["name"].startswith(sys.argv[2] + ":"): print(t["score"], t["output"].split()[0])' "$1" "$2"
+}
+
+for c in $CHAPTERS; do
+  # The solution: the task files of the book's own library.
+  mkdir -p "$T/sol-$c"
+  for src in $(awk -F'\t' '$1 == "task" {print $3}' "tests/assignments/$c.tsv" | sort -u); do
+    cp "$src" "$T/sol-$c/"
+  done
+  autograde "$c" "$T/sol-$c" "$c-solution"
+  s=$(score "$(results "$c-solution")" 2>&1)
+  if [ -n "$s" ] && [ "${s% *}" = "${s#* }" ] && [ "${s% *}" != 0 ]; then
+    pass "$c: the solution scores full marks ($s) as nobody"
+  else
+    fail "$c: the solution scores full marks" "score: $s
+$(head -c 3000 "$T/$c-solution/stdout")"
+  fi
+  # The untouched stubs.
+  mkdir -p "$T/stub-$c"
+  cp "$B/assignments/$c/grader/stubs/code/lib"/*/*.c "$T/stub-$c/"
+  autograde "$c" "$T/stub-$c" "$c-stubs"
+  s=$(score "$(results "$c-stubs")" 2>&1)
+  if [ "${s% *}" = 0 ]; then pass "$c: untouched stubs score 0 ($s)"
+  else fail "$c: untouched stubs score 0" "score: $s"; fi
+done
+cp "$T/ch01-stubs/stdout" "$B/test/assignments-ch01-stubs.txt" 2>/dev/null
+cp "$T/ch01-solution/stdout" "$B/test/assignments-ch01-solution.txt" 2>/dev/null
+
+# --- hostile submissions (chapter 1, in score_cosine) --------------------------
+# Each is the solution with one bad line at the top of score_cosine's region.
+hostile() {   # NAME CODE [HEADER]
+  mkdir -p "$T/h-$1"
+  cp "$T/sol-ch01/"*.c "$T/h-$1/"
+  awk -v code="$2" -v header="${3:-}" '
+    NR == 1 && header != "" {print; print header; next}
+    {print}
+    /BEGIN SOLUTION/ && !done && seen_cosine {print "    " code; done = 1}
+    /^float score_cosine/ {seen_cosine = 1}' code/lib/attention/scoring.c > "$T/h-$1/scoring.c"
+}
+hostile segfault '{ volatile float *bad = (volatile float *)0; similarity = *bad; }'
+hostile loop 'for (volatile int spin = 1; spin;) { }'
+hostile flood '{ static char mb[1 << 20]; for (int i = 0; i < 100; i++) fwrite(mb, 1, sizeof mb, stdout); }' \
+  '#include <stdio.h>'
+hostile nocompile 'similarity = this is not C;'
+hostile exit 'exit(0);' '#include <stdlib.h>'   # Criterion alone would count a pass
+# name: expected verdict of score_cosine's tests, and of score_additive's
+for h in "segfault crashed passed" "loop time passed" "flood output passed" \
+         "nocompile compile compile" "exit called passed"; do
+  set -- $h
+  autograde ch01 "$T/h-$1" "ch01-$1" GRADER_CPU=1
+  r=$(results "ch01-$1"); secs=$(cat "$T/ch01-$1/seconds")
+  cp "$T/ch01-$1/stdout" "$B/test/assignments-ch01-$1.txt" 2>/dev/null
+  cp "$r" "$B/test/assignments-ch01-$1.json" 2>/dev/null
+  if ! s=$(score "$r" 2>&1); then fail "ch01 $1: results.json is written" "$s"; continue; fi
+  cos=$(verdicts "$r" score_cosine | sort -u); add=$(verdicts "$r" score_additive | sort -u)
+  nw=$(verdicts "$r" nw_weights | awk '{print $2}' | sort -u)
+  if [ "$cos" = "0 $2" ] && [ "$(echo "$add" | awk '{print $2}' | sort -u)" = "$3" ] &&
+     [ "$nw" = passed ] && [ "$secs" -le 90 ]; then
+    pass "ch01 $1: score_cosine gets 0 with '$2', the rest is graded ($s in ${secs}s)"
+  else
+    fail "ch01 $1: graded with the right message" "score $s in ${secs}s
+score_cosine: $cos
+score_additive: $add
+nw_weights: $nw
+$(head -c 2000 "$T/ch01-$1/stdout")"
+  fi
+done
+# A folder of submissions graded into one CSV.
+mkdir -p "$T/folder/alice/src" "$T/folder/bob"
+cp "$T/sol-ch01/"*.c "$T/folder/alice/src/"          # files at any depth
+cp "$T/h-nocompile/"*.c "$T/folder/bob/"
+tests/grader/grade-folder.sh "$B/gradescope/ch01.zip" "$T/folder" "$T/folder-out" 2>/dev/null
+csv=$(cut -d, -f1-3 "$T/folder-out/grades.csv" 2>&1)
+full=$(score "$(results ch01-solution)" | cut -d' ' -f2)
+# bob's scoring.c does not compile: score_cosine and score_additive score 0
+bob=$(awk -F'\t' '$1 == "test" && $2 != "score_cosine" && $2 != "score_additive" {s += $5}
+      END {print s}' tests/assignments/ch01.tsv)
+if [ "$csv" = "$(printf 'student,total,max\n"alice",%s,%s\n"bob",%s,%s' "$full" "$full" "$bob" "$full")" ] &&
+   [ "$(head -n1 "$T/folder-out/grades.csv" | tr ',' '\n' | wc -l)" -gt 3 ]; then
+  pass "grade-folder.sh grades a folder into one CSV"
+else fail "grade-folder.sh grades a folder into one CSV" "$csv"; fi
+
+# A hidden test's output names the verdict, never its code.
+if grep -q 'Hidden test scoring/cosine_matches' "$(results ch01-segfault)" &&
+   ! grep -q 'cr_assert' "$(results ch01-segfault)"; then
+  pass "hidden tests report a verdict, not their code"
+else fail "hidden tests report a verdict, not their code" "$(head -c 2000 "$(results ch01-segfault)")"; fi
+
+# --- a student pack, with only the commands of the packages its README lists ----
+# The pack's README asks for build-essential and libcriterion-dev; a machine has
+# its Essential packages too. Link every command of those packages (and their
+# dependencies) into one directory and make it the whole PATH.
+pkgs=$( { dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' |
+            awk '$2 == "yes" || $3 == "required" {print $1}';
+          apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+            --no-breaks --no-replaces --no-enhances build-essential libcriterion-dev \
+            2>/dev/null | grep -v '^ ' | grep -v '^<'; } | sort -u)
+mkdir -p "$T/minbin"
+dpkg-query -L $pkgs 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' | sort -u | while read -r f; do
+  [ -x "$f" ] && [ ! -d "$f" ] && ln -sf "$f" "$T/minbin/$(basename "$f")"
+done
+# cc, awk, ... are alternatives links made by maintainer scripts, not package files:
+# keep those that lead to a command already linked.
+for f in /usr/bin/* /bin/*; do
+  [ -L "$f" ] && [ ! -e "$T/minbin/$(basename "$f")" ] || continue
+  target=$(readlink -f "$f")
+  [ -e "$T/minbin/$(basename "$target")" ] &&
+    [ "$(readlink -f "$T/minbin/$(basename "$target")")" = "$target" ] &&
+    ln -s "$target" "$T/minbin/$(basename "$f")"
+done
+for tool in python3 zip unzip pandoc; do   # a sanity check of the restriction
+  [ -e "$T/minbin/$tool" ] && { fail "minimal PATH excludes $tool"; }
+done
+cp -R "$B/assignments/ch02" "$T/student"
+cp code/lib/attention/softmax.c "$T/student/code/lib/attention/softmax.c"   # one task done
+out=$(cd "$T/student" && env -i PATH="$T/minbin" HOME="$T" TMPDIR="$T" \
+        bash -c 'make -s && { make -s test >/dev/null 2>&1; echo "make test exit $?"; } &&
+                 make -s grade' 2>&1)
+if echo "$out" | grep -q 'make test exit [12]' && [ -s "$T/student/results.json" ] &&
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["score"] == sum(t["max_score"] for t in r["tests"] if t["name"].startswith("softmax:")), r["score"]' \
+     "$T/student/results.json" 2>&1; then
+  pass "ch02 pack: make, make test, make grade with only the listed packages"
+else
+  fail "ch02 pack: make, make test, make grade with only the listed packages" \
+    "$(echo "$out" | tail -n 30)"
+fi
