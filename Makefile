@@ -145,7 +145,7 @@ figures: $(SVGS) $(PDFFIGS)
 # The book
 
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
-BOOK_DEPS := book/literate.lua book/metadata.yaml book/references.bib Makefile
+BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
 HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css
 PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained \
   --template book/template.html --css book/style.css --mathml \
