@@ -50,18 +50,23 @@ SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf)
 HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
 PDF       := $(B)/attention-in-c.pdf
+EPUB      := $(B)/attention-in-c.epub
+LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
+CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
+DOWNLOADS := $(PROGRAMS:%=$(B)/html/download/%.tar.gz)
 
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
-.PHONY: all html pdf programs outputs figures test check deps clean help \
+.PHONY: all html pdf epub programs outputs figures test check deps clean help \
         unit-tests sanitize check-snippets library refdriver
-all: html pdf
+all: html pdf epub
 
 help:
 	@echo 'make            build the book: HTML ($(B)/html/) and PDF ($(PDF))'
 	@echo 'make html       the HTML book only'
 	@echo 'make pdf        the PDF book only'
+	@echo 'make epub       the EPUB book only ($(EPUB))'
 	@echo 'make programs   compile the chapter programs into $(B)/bin/'
 	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
 	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
@@ -152,7 +157,14 @@ PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
   --citeproc --bibliography book/references.bib --highlight-style pygments
 
-$(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+# Every figure, section and equation label of the book with its number, so a
+# page can refer into other chapters (book/filter/labels.lua).
+$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS)
+	$(call say,LABELS,$@)
+	$(Q)$(LITERATE) LITERATE_LABELS=$@ $(PANDOC) --from markdown --to plain \
+	  --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null
+
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/$*.html.d \
@@ -166,14 +178,52 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
 
+# The whole book on one page, for printing and for Ctrl-F.
+$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+	$(call say,HTML,$@)
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.html.d \
+	  $(PANDOC_HTML) --toc --toc-depth 1 --number-sections --metadata whole-book=true \
+	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp && mv $@.tmp $@
+
+# The offline search index: the filter wrote one record per section of each
+# chapter page; book/book.js loads this file with a <script> tag.
+$(B)/html/search-index.js: $(CHAPTER_HTML)
+	$(call say,INDEX,$@)
+	$(Q){ echo '// Search records of the book (made by book/filter/search.lua).'; \
+	  echo 'window.BOOK_SEARCH = ['; cat $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search); \
+	  echo '];'; } > $@.tmp && mv $@.tmp $@
+
+# Each chapter's program with the library, as a reproducible tarball.
+$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS)
+	$(call say,TAR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -rf $(B)/dl/$* && mkdir -p $(B)/dl/$* && cp --parents $^ $(B)/dl/$*/ \
+	  && printf '%s\n' "$*: the program of one chapter of Attention in C, with the library." \
+	    '' 'Build and run it:' \
+	    '  cc -std=c11 -O2 -ffp-contract=off -Icode/lib code/$*.c code/lib/*/*.c -lm -o $*' \
+	    '  ./$* --help' > $(B)/dl/$*/README.txt \
+	  && tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
+	    --mode=u+rw,go+r,go-w -C $(B)/dl -cf - $* | gzip -9n > $@.tmp && mv $@.tmp $@ \
+	  && rm -rf $(B)/dl/$*
+
 # Report snippet markers that no chapter shows (or that two chapters show).
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh
 	$(Q)book/check-snippets.sh $(B) > $@.tmp || sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
 
-html: $(HTML) $(B)/snippet-report.txt
+html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
+
+# The build stamp (book/filter/stamp.lua): commit, compiler, date. Written when
+# make starts, and only when it changed, so a no-op make stays a no-op.
+STAMP := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
+  && { git diff --quiet HEAD 2>/dev/null || c="$$c+local changes"; } || c='unknown commit'; \
+  printf '%s\t%s\t%s' "$$c" "$$($(CC) --version 2>/dev/null | head -n1)" \
+  "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)")
+$(shell mkdir -p $(B) && { [ "$$(cat $(B)/stamp.txt 2>/dev/null)" = '$(STAMP)' ] \
+  || printf '%s' '$(STAMP)' > $(B)/stamp.txt; })
 PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
   --citeproc --bibliography book/references.bib --highlight-style tango \
@@ -195,6 +245,19 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	$(Q)mv $(B)/tex/book.pdf $@
 
 pdf: $(PDF)
+
+# The EPUB book: MathML math, SVG figures, the same filter.
+$(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
+	$(call say,EPUB,$@)
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
+	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
+	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:5e1f2d7c-attention-in-c \
+	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
+	  --highlight-style pygments --toc --toc-depth 2 --number-sections --epub-chapter-level 1 \
+	  $(CHAPTERS) book/backmatter.md -o $@.tmp && mv $@.tmp $@
+
+epub: $(EPUB)
 
 -include $(wildcard $(B)/deps/*.d)
 

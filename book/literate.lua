@@ -5,12 +5,17 @@
 --   ```{.output section="four steps"}```                          output.lua
 --   [key]{.val}                                                   value.lua
 --   ![Caption](figures/chNN_name.gp){#fig:name}                   figure.lua
---   [](#fig:name)  -> "Figure N.k"                                xref.lua
---   display math, numbered per chapter                            equation.lua
+--   [](#fig:name) [](#sec:name) [](#eq:name), from any chapter    xref.lua
+--   display math, numbered per chapter; $$ ... $$ {#eq:name}      equation.lua
 -- Shared plumbing: book.lua (chapters, current chapter, its program),
+-- labels.lua (every figure, section and equation number in the book),
 -- errors.lua (FILE:LINE: messages; anything unresolved exits non-zero),
 -- deps.lua (the make dependency file), util.lua (files), label.lua.
--- The index page's chapter list is contents.lua, prev/next links navigation.lua.
+-- Pages: contents.lua (index), navigation.lua (prev/next, download),
+-- headings.lua (no skipped levels), stamp.lua (build stamp), search.lua.
+--
+-- LITERATE_LABELS=FILE: only collect the labels of the chapters given and
+-- write them to FILE (the Makefile's BUILD/labels.tsv).
 
 local dir = (PANDOC_SCRIPT_FILE or 'book/literate.lua'):match('^(.*)/[^/]*$') or '.'
 package.path = dir .. '/?.lua;' .. package.path
@@ -22,6 +27,10 @@ local code = require('filter.code')
 local output = require('filter.output')
 local value = require('filter.value')
 local figure = require('filter.figure')
+local labels = require('filter.labels')
+local headings = require('filter.headings')
+local stamp = require('filter.stamp')
+local search = require('filter.search')
 local xref = require('filter.xref')
 local equation = require('filter.equation')
 local contents = require('filter.contents')
@@ -35,7 +44,7 @@ local directives = {
   Span = value.directive,
   Image = figure.directive,
   Link = xref.directive,
-  Math = equation.directive,
+  Inlines = equation.directive,
 }
 
 -- Call visit(block) for every top-level block, keeping book.cur on the
@@ -53,15 +62,22 @@ local function each_block(blocks, visit)
 end
 
 function Pandoc(doc)
-  -- Pass 1: number the figures, so that references may point forward.
-  each_block(doc.blocks, function(block)
-    pandoc.walk_block(pandoc.Div({ block }), { Image = figure.number })
-  end)
+  -- Pass 1: number the figures, sections and equations, so that references
+  -- may point forward and into other chapters.
+  each_block(doc.blocks, labels.collect)
+  local labels_out = os.getenv('LITERATE_LABELS')
+  if labels_out then
+    errors.finish()
+    labels.write(labels_out)
+    return pandoc.Pandoc({}, doc.meta)
+  end
+  labels.load()
 
   -- Pass 2: resolve every directive.
   local blocks = {}
   local has_citations = false
   each_block(doc.blocks, function(block)
+    headings(block)
     -- walk_block visits what is inside a block, so wrap each top-level block.
     local out
     if block.t == 'Div' and block.identifier == 'contents' then
@@ -84,7 +100,11 @@ function Pandoc(doc)
   end
 
   errors.finish()
-  if one_chapter then navigation(doc.meta) end
+  if one_chapter then
+    navigation(doc.meta)
+    search.write(blocks)
+  end
+  stamp(doc.meta)
   deps.write()
   doc.blocks = blocks
   return doc

@@ -12,7 +12,7 @@ local M = {}
 
 M.BUILD = os.getenv('LITERATE_BUILD') or 'build'
 M.IS_LATEX = FORMAT:match('latex') ~= nil
-M.IS_HTML = FORMAT:match('html') ~= nil
+M.IS_HTML = FORMAT:match('html') ~= nil or FORMAT:match('epub') ~= nil
 
 -- The chapter files given to this pandoc run (one for an HTML page, all for the PDF).
 M.chapter_files = {}

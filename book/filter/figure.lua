@@ -3,30 +3,18 @@
 --   ![Caption](figures/chNN_name.gp){#fig:name}
 --
 -- becomes BUILD/figures/chNN_name.svg in HTML (caption prefixed "Figure N.k.")
--- and ../figures/chNN_name.pdf in LaTeX (numbered by LaTeX itself).
--- number(img) runs over the whole document first, so that references
--- (filter/xref.lua) can point forward.
+-- and ../figures/chNN_name.pdf in LaTeX (numbered by LaTeX itself). Numbers
+-- come from labels.lua. The caption is the figure's alt text: a figure
+-- without one fails the build.
 local util = require('filter.util')
 local book = require('filter.book')
 local deps = require('filter.deps')
 local errors = require('filter.errors')
+local labels = require('filter.labels')
 
 local M = {}
 
-M.numbers = {}   -- "fig:name" -> "N.k"
-
--- Pass 1: give every figure with an id its number "chapter.k".
-function M.number(img)
-  if not img.title:match('^fig:') then return end
-  book.cur.figures = book.cur.figures + 1
-  if img.identifier == '' then return end
-  if M.numbers[img.identifier] then
-    errors.fail(errors.locate(img.identifier), 'figure id ' .. img.identifier .. ' used twice')
-  end
-  M.numbers[img.identifier] = string.format('%d.%d', book.cur.number, book.cur.figures)
-end
-
--- Pass 2: point the image at the drawn figure.
+-- Point the image at the drawn figure.
 function M.directive(img)
   local script = img.src:match('^(figures/[%w_%-]+)%.gp$')
   if not script then return nil end
@@ -43,7 +31,11 @@ function M.directive(img)
   -- xelatex runs inside BUILD/tex (see the Makefile): a path relative to it
   -- keeps the PDF independent of where the build directory is.
   img.src = book.IS_LATEX and ('../figures/' .. name .. '.' .. ext) or out
-  local num = M.numbers[img.identifier]
+  if pandoc.utils.stringify(img.caption):match('^%s*$') and not img.attributes.alt then
+    errors.fail(where, 'figure ' .. img.src .. ' has no caption (its alt text)')
+  end
+  local e = labels.entries[img.identifier]
+  local num = e and e.kind == 'Figure' and e.number
   if book.IS_HTML and img.title:match('^fig:') and img.identifier ~= '' and num then
     img.caption = pandoc.List({ pandoc.Strong({ pandoc.Str('Figure ' .. num .. '.') }),
       pandoc.Space() }) .. img.caption

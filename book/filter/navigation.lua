@@ -1,6 +1,7 @@
 -- navigation.lua -- previous/next chapter links for a one-chapter HTML page,
 -- as template variables prev-href, prev-title, next-href, next-title
--- (see book/template.html), and chapter-number.
+-- (see book/template.html), chapter-number, and the download of the chapter's
+-- program (download-href, download-name).
 local book = require('filter.book')
 
 return function(meta)
@@ -19,4 +20,9 @@ return function(meta)
     end
   end
   meta['chapter-number'] = tostring(book.cur.number)
+  -- The chapter's program and the library, as a tarball (see the Makefile).
+  if book.cur.program then
+    meta['download-href'] = 'download/' .. book.cur.program .. '.tar.gz'
+    meta['download-name'] = book.cur.program .. '.tar.gz'
+  end
 end
