@@ -252,10 +252,16 @@ $(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
 	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
-	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:5e1f2d7c-attention-in-c \
+	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
 	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
-	  --highlight-style pygments --toc --toc-depth 2 --number-sections --epub-chapter-level 1 \
-	  $(CHAPTERS) book/backmatter.md -o $@.tmp && mv $@.tmp $@
+	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
+	  $(CHAPTERS) book/backmatter.md -o $@.tmp
+	@# Repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
+	$(Q)rm -rf $@.d && unzip -q -d $@.d $@.tmp && rm -f $@.tmp \
+	  && find $@.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
+	  && cd $@.d && TZ=UTC zip -X0q $(abspath $@.tmp) mimetype \
+	  && TZ=UTC zip -X9q $(abspath $@.tmp) $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort) \
+	  && cd - >/dev/null && rm -rf $@.d && mv $@.tmp $@
 
 epub: $(EPUB)
 
