@@ -319,7 +319,7 @@ sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 
 DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
   texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind \
+  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind zip unzip libxml2-utils \
   python3 python3-numpy python3-torch chromium chromium-driver
 
 deps:

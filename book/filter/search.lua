@@ -41,7 +41,7 @@ function M.write(blocks)
   local out = {}
   for _, r in ipairs(records) do
     out[#out + 1] = string.format('{p:%s,i:%s,t:%s,x:%s}', json(page), json(r.id), json(r.title),
-      json(table.concat(r.text, ' '):gsub('%s+', ' ')))
+      json(table.concat(r.text, ' '):gsub('%[@[^%]]*%]', ''):gsub('%s+', ' ')))
   end
   util.write_atomically(deps_file:gsub('%.d$', '') .. '.search', table.concat(out, ',\n') .. (#out > 0 and ',\n' or ''))
 end

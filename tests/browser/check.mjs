@@ -421,6 +421,22 @@ async function readerTools(browser, desktop, phone) {
     check('theme: switches, is remembered, follows the system setting, darkens figures', probs);
   }
 
+  // The sidebar marks the section being read.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    const ids = await page.$$eval('#TOC a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
+    const target = ids[Math.floor(ids.length / 2)];
+    if (!target) probs.push('the sidebar has no section links');
+    else {
+      await page.evaluate((i) => { document.getElementById(decodeURIComponent(i)).scrollIntoView(); scrollBy(0, 10); }, target);
+      await page.waitForTimeout(300);
+      const cur = await page.$$eval('#TOC a.current', (as) => as.map((a) => a.getAttribute('href')));
+      if (cur.length !== 1 || cur[0] !== '#' + target) probs.push(`scrolled to #${target}, the sidebar marks ${cur.join(', ') || 'nothing'}`);
+    }
+    check('the sidebar marks the section scrolled to', probs);
+  }
+
   // Copy: every listing and output has a button; it copies the code.
   {
     const probs = [];
