@@ -238,10 +238,14 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	@mkdir -p $(@D) $(B)/deps $(B)/tex
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
 	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
-	$(Q)cd $(B)/tex && for pass in 1 2 3; do \
+	@# Passes until the .aux and .toc stop changing: hyperref's page labels come
+	@# from the previous pass's .aux without a "Rerun" warning.
+	$(Q)cd $(B)/tex && for pass in 1 2 3 4; do \
+	  cat book.aux book.toc > state.prev 2>/dev/null || :; \
 	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
 	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
-	  grep -q 'Rerun to get' book.log || break; done
+	  ! grep -q 'Rerun to get' book.log && cat book.aux book.toc 2>/dev/null | cmp -s - state.prev && break; \
+	done
 	$(Q)mv $(B)/tex/book.pdf $@
 
 pdf: $(PDF)
