@@ -151,7 +151,7 @@ figures: $(SVGS) $(PDFFIGS)
 
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
 BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
-HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css
+HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt
 PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained \
   --template book/template.html --css book/style.css --mathml \
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
