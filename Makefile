@@ -219,7 +219,7 @@ export SOURCE_DATE_EPOCH ?= 1767225600
 # The build stamp (book/filter/stamp.lua): commit, compiler, date. Written when
 # make starts, and only when it changed, so a no-op make stays a no-op.
 STAMP := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
-  && { git diff --quiet HEAD 2>/dev/null || c="$$c+local changes"; } || c='unknown commit'; \
+  && { git diff --quiet HEAD 2>/dev/null || c="$$c+local changes"; } || c=''; \
   printf '%s\t%s\t%s' "$$c" "$$($(CC) --version 2>/dev/null | head -n1)" \
   "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)")
 $(shell mkdir -p $(B) && { [ "$$(cat $(B)/stamp.txt 2>/dev/null)" = '$(STAMP)' ] \

@@ -13,7 +13,9 @@ return function(meta)
   deps.depend(path)
   local commit, compiler, date = text:match('^([^\t]*)\t([^\t]*)\t([^\t\n]*)')
   if not commit then return end
-  local line = string.format('Built from commit %s with %s on %s.', commit, compiler, date)
+  -- Outside a git checkout there is no commit to name.
+  local from = commit ~= '' and ('commit ' .. commit) or 'a tree outside git'
+  local line = string.format('Built from %s with %s on %s.', from, compiler, date)
   meta['build-stamp'] = line
   if book.IS_LATEX then
     local esc = line:gsub('[\\{}$&#_%%~^]', function(c) return '\\' .. c .. '{}' end)
