@@ -111,6 +111,9 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 
 library: $(LIB)
 programs: $(BINS)
+# Keep the programs' objects: deleted as intermediates after a clean build, they
+# made the next make (which reads their .d files) rebuild everything once.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
