@@ -517,6 +517,23 @@ async function readerTools(browser, desktop, phone) {
     }
     check(`a reference into another chapter opens there${found ? ` (${found.from}: ${found.text})` : ''}`, probs);
   }
+  // Keyboard: the first Tab reaches the skip link, which moves focus to the
+  // text; "/" jumps to the search box.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    await page.keyboard.press('Tab');
+    const f1 = await page.evaluate(() => document.activeElement.className);
+    if (f1 !== 'skip') probs.push(`the first Tab focuses "${f1}", not the skip link`);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    const f2 = await page.evaluate(() => document.activeElement.id);
+    if (f2 !== 'content') probs.push(`the skip link leaves focus on "${f2}"`);
+    await page.keyboard.press('/');
+    const f3 = await page.evaluate(() => document.activeElement.id);
+    if (f3 !== 'search') probs.push(`"/" focuses "${f3}", not the search box`);
+    check('keyboard: skip link to the text, "/" to search', probs);
+  }
   check("the reader's tools raise no page errors", errors);
   await page.close();
 }
