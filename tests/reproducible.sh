@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # reproducible.sh BUILD_DIR -- a second, clean build into BUILD_DIR/repro gives
 # byte-identical results: every HTML page, program output and data file, every
-# figure (SVG and PDF) and the PDF book (dates come from SOURCE_DATE_EPOCH,
+# figure (SVG and PDF), the PDF and EPUB books and the chapter tarballs in
+# html/download/ (dates come from SOURCE_DATE_EPOCH,
 # which the Makefile exports). The second build sits at another path, so this
 # also shows that nothing depends on where the build directory is.
 # BUILD_DIR/repro is removed again when everything matches, kept otherwise.
@@ -77,6 +78,7 @@ mapfile -t figpdfs < <(files_in figures | grep '\.pdf$')
 same "figures/*.svg" "${svgs[@]}"
 same "figures/*.pdf" "${figpdfs[@]}"
 same "the PDF book" attention-in-c.pdf
+same "the EPUB book" attention-in-c.epub
 
 [ "$differ" = 0 ] && rm -rf "$R"
 exit 0
