@@ -153,13 +153,19 @@ outputs: $(OUTS)
 # there instead (same length, so the PDF's byte offsets stay right).
 FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
 
+# gnuplot names the group of every titled plot id="gnuplot_plot_1", and repeats
+# the names in every panel of a multiplot: number them so ids stay unique (the
+# EPUB's SVGs must be valid XML documents).
+FIX_SVG_IDS = perl -pi -e 's/id="(gnuplot_plot_\w+)"/"id=\"$$1_" . ++$$n{$$1} . "\""/ge'
+
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
 	$$(Q)TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
-	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$@.tmp &&) mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$@.tmp && mv $$@.tmp $$@ \
+	  || { rm -f $$@.tmp; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 
