@@ -104,6 +104,10 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
+# A chapter program may print the flags it was built with (ch05's measured section).
+$(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
+$(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
+
 library: $(LIB)
 programs: $(BINS)
 

@@ -30,7 +30,7 @@ Test(linattn, reordering_equals_quadratic) {
     cr_assert_eq(linattn_forward_quadratic(q, k, v, NULL, o1, w, N, M, DK, DV), 0);
     cr_assert_eq(linattn_forward(q, k, v, o2, N, M, DK, DV), 0);
     cr_assert_leq(mat_max_abs_diff(o1, o2, N * DV), 1e-5);
-    for (int i = 0; i < N; i++) {          // the weights are rows of a stochastic matrix
+    for (int i = 0; i < N; i++) { // the weights are rows of a stochastic matrix
         double s = 0;
         for (int j = 0; j < M; j++) {
             cr_assert(w[i * M + j] > 0.0f);
