@@ -414,7 +414,7 @@ static void section_linear_error(report_t *r, rng_t *rng) {
     printf("%6s %12s %12s %12s %12s %12s\n", "s", "H softmax", "H linear", "max w soft",
            "max w lin", "max |out|");
     FILE *f = report_data(r, "linear_error.dat");
-    if (f) fprintf(f, "# s entropy_softmax entropy_linear max_out_diff\n");
+    if (f) fprintf(f, "# s entropy_softmax entropy_linear max_out_diff ln_n\n");
     for (int t = 0; t < 5; t++) {
         for (int e = 0; e < N * D; e++)
             q[e] = scales[t] * z_q[e], k[e] = scales[t] * z_k[e];
@@ -429,7 +429,7 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         double err = mat_max_abs_diff(os, ol, N * D);
         printf("%6.2f %12.4f %12.4f %12.4f %12.4f %12.4f\n", scales[t], hs, hl, ms, ml,
                err);
-        if (f) fprintf(f, "%g %.6f %.6f %.6f\n", scales[t], hs, hl, err);
+        if (f) fprintf(f, "%g %.6f %.6f %.6f %.6f\n", scales[t], hs, hl, err, log((double)N));
         char key[32];
         if (t == 0 || t == 4) {
             snprintf(key, sizeof key, "lin_err_s%d", t);
