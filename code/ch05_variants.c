@@ -702,16 +702,18 @@ static void bench_call(bench_t *b, int variant, int n) {
     }
 }
 
-// Best of a few calls: repeat small calls until about 5 ms have passed.
+// Best of a few calls (the least disturbed by other programs): at least two,
+// three if they are short, and short ones repeated until about 5 ms have passed.
 static double bench_time(bench_t *b, int variant, int n) {
     double best = INFINITY, total = 0.0;
-    for (int rep = 0; rep < 200 && (rep < 3 || total < 5e-3); rep++) {
+    for (int rep = 0; rep < 200; rep++) {
         double t0 = now_seconds();
         bench_call(b, variant, n);
         double t = now_seconds() - t0;
         total += t;
         if (t < best) best = t;
-        if (t > 0.1) break; // large calls: once is enough
+        if (rep >= 1 && best > 0.1) break;
+        if (rep >= 2 && total >= 5e-3) break;
     }
     return best;
 }

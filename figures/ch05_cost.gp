@@ -11,6 +11,6 @@ set xrange [16:8192]
 set xtics (16, 64, 256, 1024, 4096)
 plot data.'costs.dat' using 1:2 with linespoints ls 1 title 'standard, masked, relative, online', \
      '' using 1:10 with linespoints ls 6 title 'hard (scores only)', \
-     '' using 1:4 with linespoints ls 2 title 'sparse: window + stride ~ sqrt(n)', \
+     '' using 1:4 with linespoints ls 2 title 'sparse: window + stride ≈ √n', \
      '' using 1:5 with linespoints ls 4 title 'local window', \
      '' using 1:6 with linespoints ls 3 title 'linear (and causal linear)'
