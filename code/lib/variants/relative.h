@@ -21,7 +21,8 @@ void relpos_index(int *idx, int n, int m, int k_max);
 //   out_i       = sum_j weights[i][j] (v_j + emb_v[idx[i][j]])
 // A row with no visible key gives zero weights and a zero output (as in
 // attention_forward). emb_v == NULL: values without position (Shaw et al.'s
-// key-only variant). Sizes 0 write nothing.
+// key-only variant). k_max < 0 is treated as 0. n = 0 writes nothing; m = 0
+// gives zero output rows.
 void relpos_forward(const float *q, const float *k, const float *v,
                     const float *emb_k, const float *emb_v, const unsigned char *mask,
                     float *out, float *weights, int n, int m, int d_k, int d_v,
