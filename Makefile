@@ -10,6 +10,9 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
+# Keep intermediate files (the chapter objects between code/*.c and bin/): deleting
+# them after a build would make the next one relink and rerun every program.
+.SECONDARY:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 
