@@ -198,11 +198,11 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	@# Rerun until the .aux settles: hyperref's page labels (roman front matter)
 	@# come from the previous pass's .aux and print no 'Rerun' warning.
 	$(Q)cd $(B)/tex && for pass in 1 2 3 4 5; do \
-	  before=$$(md5sum book.aux 2>/dev/null); \
+	  before=$$(md5sum book.aux 2>/dev/null || true); \
 	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
 	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
 	  [ "$$(md5sum book.aux)" = "$$before" ] && ! grep -q 'Rerun to get' book.log && break; \
-	done
+	  true; done
 	$(Q)mv $(B)/tex/book.pdf $@
 
 pdf: $(PDF)
