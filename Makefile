@@ -10,6 +10,9 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
+# Keep intermediate files (the chapter objects between code/*.c and bin/): deleting
+# them after a build would make the next one relink and rerun every program.
+.SECONDARY:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 
@@ -121,6 +124,10 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+
+# A chapter program may print the flags it was built with (ch05's measured section).
+$(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
+$(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 
 library: $(LIB)
 
