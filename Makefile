@@ -4,8 +4,10 @@
 #   figures/*.gp + B/data --gnuplot--> B/figures/*.svg, *.pdf
 #   chapters/*.md + book/ --pandoc + book/literate.lua--> B/html/, B/attention-in-c.pdf
 #
-# Every recipe writes a temporary file and renames it, so a failed step never
-# leaves a half-written target. V=1 shows full commands. B=DIR builds elsewhere.
+# Every recipe writes a temporary file named after its shell's process id
+# ($@.tmp.$$$$) and renames it, so a failed or killed step never leaves a
+# half-written target, and two makes in one build directory never share a
+# temporary file. V=1 shows full commands. B=DIR builds elsewhere.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
@@ -76,12 +78,14 @@ help:
 $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
+	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
 
 $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
+	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
 
 # The library is built once, as one static archive (ar D: no timestamps, so it
 # is reproducible); programs, unit tests and the reference driver link it, and
@@ -89,23 +93,28 @@ $(B)/san/%.o: code/%.c
 $(LIB): $(LIB_OBJS)
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
-	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
+	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
-	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
+	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 
 $(B)/bin/%: $(B)/obj/%.o $(LIB)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 library: $(LIB)
 programs: $(BINS)
+
+# Keep the programs' object files: deleted as intermediates, they would be
+# remade by the next make (their .d files name them), and so would everything
+# downstream of the programs.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
@@ -113,11 +122,12 @@ programs: $(BINS)
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*)
 	@mkdir -p $(@D) $(B)/data
-	$(Q)rm -rf $(B)/data/$*.tmp; \
-	if $< --data $(B)/data/$*.tmp > $@.tmp; then \
-	  rm -rf $(B)/data/$* && mv $(B)/data/$*.tmp $(B)/data/$* && mv $@.tmp $@; \
+	$(Q)rm -f $@; tmp=$(B)/data/$*.tmp.$$$$; rm -rf $$tmp; \
+	if $< --data $$tmp > $@.tmp.$$$$; then \
+	  rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$* \
+	    || { rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$*; }; mv $@.tmp.$$$$ $@; \
 	else \
-	  rm -rf $(B)/data/$*.tmp $@.tmp; echo "error: $* failed" >&2; exit 1; \
+	  rm -rf $$tmp $@.tmp.$$$$; echo "error: $* failed" >&2; exit 1; \
 	fi
 
 outputs: $(OUTS)
@@ -125,6 +135,9 @@ outputs: $(OUTS)
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
 
+# gnuplot only warns about a data file it cannot open, and draws the figure
+# without that curve: any warning on its stderr fails the figure, and the
+# message names the script and the missing file.
 # cairo 1.16 stamps each PDF with the time it was drawn: put SOURCE_DATE_EPOCH
 # there instead (same length, so the PDF's byte offsets stay right).
 FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
@@ -134,12 +147,22 @@ $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).g
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
-	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$@.tmp &&) mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+	$$(Q)t=$$@.tmp.$$$$$$$$; TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$$$t'; data='$(B)/data/$(call program_of,$(1))/'" \
+	  $$< 2> $$$$t.err && ! grep -qiE 'warning|error' $$$$t.err \
+	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$$$t &&) mv $$$$t $$@ && rm -f $$$$t.err \
+	  || { echo "error: $$<: gnuplot failed or warned (a broken figure breaks the build):" >&2; \
+	       sed 's/^/  /' $$$$t.err >&2; rm -f $$$$t $$$$t.err; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 
 figures: $(SVGS) $(PDFFIGS)
+
+# A figure that a chapter uses (the dependency files name it) but whose script
+# is gone: fail, rather than let the figure drawn earlier stand in for it.
+$(B)/figures/%.svg $(B)/figures/%.pdf: FORCE
+	@echo "error: figures/$*.gp: no such figure script, but a chapter uses $@" >&2; exit 1
+.PHONY: FORCE
+FORCE:
 
 # --------------------------------------------------------------------------
 # The book
@@ -155,20 +178,23 @@ PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/$*.html.d \
+	$(Q)d=$(B)/deps/tmp.$$$$; mkdir -p $$d; \
+	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$d/$*.html.d \
 	  $(PANDOC_HTML) --toc --toc-depth 2 --number-sections \
 	  --number-offset $$(( 10#$$(echo $* | cut -c1-2) - 1 )) \
 	  --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1)" \
-	  $< -o $@.tmp && mv $@.tmp $@
+	  $< -o $@.tmp.$$$$ || { rm -rf $$d $@.tmp.$$$$; exit 1; }; \
+	mv $$d/$*.html.snippets $(B)/deps/ && mv $$d/$*.html.d $(B)/deps/ && rmdir $$d \
+	  && mv $@.tmp.$$$$ $@
 
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D)
-	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
+	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # Report snippet markers that no chapter shows (or that two chapters show).
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh
-	$(Q)book/check-snippets.sh $(B) > $@.tmp || sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
+	$(Q)book/check-snippets.sh $(B) > $@.tmp.$$$$ || sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
 html: $(HTML) $(B)/snippet-report.txt
 
@@ -183,16 +209,29 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
   -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
   -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue
 
+# LaTeX runs in a folder of its own (tex.tmp.PID), seeded with the auxiliary
+# files of the last complete run, and is rerun until those files stop changing
+# (page labels, contents and references then agree with the pages). Only a
+# complete run replaces $(B)/tex and the PDF, so a run killed at any moment
+# leaves nothing half-written behind; the next run removes the leftover folder.
+TEX_AUX := book.aux book.toc book.out
 $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS)
 	$(call say,PDF,$@)
-	@mkdir -p $(@D) $(B)/deps $(B)/tex
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
-	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
-	$(Q)cd $(B)/tex && for pass in 1 2 3; do \
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)for d in $(B)/tex.tmp.*; do \
+	  if [ -d "$$d" ] && ! kill -0 "$${d##*.}" 2>/dev/null; then rm -rf "$$d"; fi; done; \
+	w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
+	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
+	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
+	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
+	( cd $$w && for pass in 1 2 3 4 5 6; do \
+	  before=$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum); \
 	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
-	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
-	  grep -q 'Rerun to get' book.log || break; done
-	$(Q)mv $(B)/tex/book.pdf $@
+	    || { echo "error: xelatex failed, see $$w/book.log:" >&2; grep -A5 '^!' book.log >&2; exit 1; }; \
+	  if [ "$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum)" = "$$before" ]; then exit 0; fi; done; \
+	  echo "error: LaTeX's auxiliary files in $$w still change after 6 runs" >&2; exit 1 ); \
+	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
+	rm -rf $(B)/tex; mv -T $$w $(B)/tex; mv $@.tmp.$$$$ $@
 
 pdf: $(PDF)
 
@@ -215,12 +254,14 @@ SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 $(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
+	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	$(call say,CC-SAN,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
+	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 
 # The PyTorch reference driver: tests/reference/driver.c plus one table of
 # wrappers per tests/reference/fns_*.c, listed in a generated header.
@@ -230,13 +271,14 @@ $(B)/tests/ref/ref_tables.h: Makefile $(REF_FNS)
 	$(Q){ $(foreach f,$(REF_FNS),echo 'extern const ref_entry REF_$(basename $(notdir $(f)))[];';) \
 	  echo 'static const ref_entry *const REF_TABLES[] = {'; echo '    REF_core,'; \
 	  $(foreach f,$(REF_FNS),echo '    REF_$(basename $(notdir $(f))),';) echo '    NULL,'; echo '};'; \
-	} > $@.tmp && mv $@.tmp $@
+	} > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver.h \
     $(B)/tests/ref/ref_tables.h $(LIB)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d -MT $@ \
-	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ \
+	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp.$$$$ \
+	  && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)

@@ -187,3 +187,30 @@ else:
             out.append(f'page {p}, {far:.1f} pt into the margin: {text[:90]}')
     result(not out, f'no text runs off the text block ({left:.1f}..{right:.1f} pt, {len(lines)} lines)', out)
 EOF
+
+# ---- page labels: the page where chapter 1 starts is labelled "1" (arabic),
+# the pages before it roman. The labels live in the catalog, which xdvipdfmx
+# may put in a compressed object stream: read every stream.
+pdftotext "$PDF" - 2>/dev/null | python3 -c '
+import re, sys, zlib
+pages = sys.stdin.read().split("\f")
+first = next((i for i, p in enumerate(pages) if p.strip().startswith("Chapter 1")), None)
+d = open(sys.argv[1], "rb").read()
+texts = [d]
+for m in re.finditer(rb"stream\r?\n(.*?)endstream", d, re.S):
+    try:
+        texts.append(zlib.decompress(m.group(1)))
+    except Exception:
+        pass
+labels = None
+for t in texts:
+    m = re.search(rb"/PageLabels\s*<<\s*/Nums\s*\[(.*?)\]\s*>>", t, re.S)
+    if m:
+        labels = [(int(i), s.decode()) for i, s in re.findall(rb"(\d+)\s*<<[^>]*/S\s*/(\w)", m.group(1))]
+
+arabic = [i for i, s in (labels or []) if s == "D"]
+ok = first is not None and labels is not None and arabic[:1] == [first]
+print(("ok" if ok else "not ok") + " - PDF page labels: arabic page 1 is where chapter 1 starts")
+if not ok:
+    print(f"# chapter 1 starts at page index {first}; /PageLabels: {labels}")
+' "$PDF" "$TAP_N"
