@@ -175,7 +175,7 @@ PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
   --citeproc --bibliography book/references.bib --highlight-style pygments
 
-$(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)d=$(B)/deps/tmp.$$$$; mkdir -p $$d; \
@@ -191,6 +191,13 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
+# Snippet and solution markers in the C sources pair up: an error names the C
+# file and line, before any chapter tries to cut a listing from them.
+CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
+$(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
+	@mkdir -p $(@D)
+	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; touch $@
 
 # Report snippet markers that no chapter shows (or that two chapters show).
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh
@@ -215,7 +222,7 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
 # complete run replaces $(B)/tex and the PDF, so a run killed at any moment
 # leaves nothing half-written behind; the next run removes the leftover folder.
 TEX_AUX := book.aux book.toc book.out
-$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS)
+$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)for d in $(B)/tex.tmp.*; do \
