@@ -297,7 +297,7 @@ sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 # --------------------------------------------------------------------------
 # Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
 
-DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
+DEB_PACKAGES := make gcc clang libc6-dev pkg-config pandoc gnuplot-nox \
   texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
   lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind \
   python3 python3-numpy python3-torch chromium chromium-driver
