@@ -214,3 +214,30 @@ print(("ok" if ok else "not ok") + " - PDF page labels: arabic page 1 is where c
 if not ok:
     print(f"# chapter 1 starts at page index {first}; /PageLabels: {labels}")
 ' "$PDF" "$TAP_N"
+
+# ---- contents: every section number stands apart from its title (a number
+# box too narrow for "4.10" makes the two touch or overlap).
+pdftotext -bbox-layout "$PDF" - 2>/dev/null | python3 -c '
+import re, sys, html
+bb = sys.stdin.read()
+pages = re.findall(r"<page [^>]*>(.*?)</page>", bb, re.S)
+bad, seen = [], 0
+for p, page in enumerate(pages, 1):
+    words_all = re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"[\d.]+\">(.*?)</word>", page)
+    if not any(w[2] == "Contents" for w in words_all[:3]) and not (seen and p <= seen + 2):
+        continue
+    if any(w[2] == "Chapter" for w in words_all[:2]):
+        break
+    seen = seen or p
+    for line in re.findall(r"<line [^>]*>(.*?)</line>", page, re.S):
+        ws = [(float(a), float(b), html.unescape(t)) for a, b, t in re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"[\d.]+\">(.*?)</word>", line)]
+        if not ws or not ws[0][2][:1].isdigit() or re.fullmatch(r"\d+", ws[0][2]) and len(ws) == 1:
+            continue   # not a numbered entry, or a page number on its own
+        if not re.fullmatch(r"\d+(\.\d+)*", ws[0][2]) or len(ws) < 2:
+            bad.append(f"page {p}: number runs into the title: {ws[0][2]}")
+        elif ws[1][0] - ws[0][1] < 3.0:
+            bad.append(f"page {p}: {ws[0][2]} is {ws[1][0] - ws[0][1]:.1f} pt from \"{ws[1][2]}\"")
+print(("ok" if seen and not bad else "not ok") + " - PDF contents: section numbers stand apart from their titles")
+for b in (bad if seen else ["no contents page found"])[:10]:
+    print("# " + b)
+'
