@@ -34,6 +34,12 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 PANDOC   := pandoc
 GNUPLOT  := gnuplot
 
+# A make killed midway leaves its temporaries (*.tmp.PID, *.tmp.PID.err,
+# tex.tmp.PID/): the next make removes those whose process is gone.
+_ := $(shell [ -d $(B) ] && find $(B) -name '*.tmp.[0-9]*' -prune 2>/dev/null | while read -r f; do \
+  p=$$(echo "$$f" | sed 's/.*\.tmp\.\([0-9]*\).*/\1/'); \
+  [ -n "$$p" ] && [ ! -d /proc/$$p ] && rm -rf "$$f"; done)
+
 # --------------------------------------------------------------------------
 # What exists
 
@@ -220,14 +226,12 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
 # files of the last complete run, and is rerun until those files stop changing
 # (page labels, contents and references then agree with the pages). Only a
 # complete run replaces $(B)/tex and the PDF, so a run killed at any moment
-# leaves nothing half-written behind; the next run removes the leftover folder.
+# leaves nothing half-written behind; the next make removes the leftover folder.
 TEX_AUX := book.aux book.toc book.out
 $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
 	@mkdir -p $(@D) $(B)/deps
-	$(Q)for d in $(B)/tex.tmp.*; do \
-	  if [ -d "$$d" ] && ! kill -0 "$${d##*.}" 2>/dev/null; then rm -rf "$$d"; fi; done; \
-	w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
+	$(Q)w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
 	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
 	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
 	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
