@@ -130,8 +130,8 @@ $(B)/out/%.txt: $(B)/bin/%
 	@mkdir -p $(@D) $(B)/data
 	$(Q)rm -f $@; tmp=$(B)/data/$*.tmp.$$$$; rm -rf $$tmp; \
 	if $< --data $$tmp > $@.tmp.$$$$; then \
-	  rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$* \
-	    || { rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$*; }; mv $@.tmp.$$$$ $@; \
+	  { rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$*; } \
+	    || { rm -rf $$tmp; [ -d $(B)/data/$* ]; }; mv $@.tmp.$$$$ $@; \
 	else \
 	  rm -rf $$tmp $@.tmp.$$$$; echo "error: $* failed" >&2; exit 1; \
 	fi
@@ -224,7 +224,8 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
 
 # LaTeX runs in a folder of its own (tex.tmp.PID), seeded with the auxiliary
 # files of the last complete run, and is rerun until those files stop changing
-# (page labels, contents and references then agree with the pages). Only a
+# (page labels, contents and references then agree with the pages); if LaTeX
+# fails on the saved files, it starts once more without them. Only a
 # complete run replaces $(B)/tex and the PDF, so a run killed at any moment
 # leaves nothing half-written behind; the next make removes the leftover folder.
 TEX_AUX := book.aux book.toc book.out
@@ -235,14 +236,16 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
 	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
 	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
-	( cd $$w && for pass in 1 2 3 4 5 6; do \
+	( cd $$w && pass=0 && retried= && while [ $$pass -lt 6 ]; do pass=$$((pass + 1)); \
 	  before=$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum); \
-	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
-	    || { echo "error: xelatex failed, see $$w/book.log:" >&2; grep -A5 '^!' book.log >&2; exit 1; }; \
+	  if ! xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then \
+	    if [ -z "$$retried" ]; then retried=1; pass=0; rm -f $(TEX_AUX); continue; fi; \
+	    echo "error: xelatex failed, see $$w/book.log:" >&2; grep -A5 '^!' book.log >&2; exit 1; \
+	  fi; \
 	  if [ "$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum)" = "$$before" ]; then exit 0; fi; done; \
 	  echo "error: LaTeX's auxiliary files in $$w still change after 6 runs" >&2; exit 1 ); \
 	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
-	rm -rf $(B)/tex; mv -T $$w $(B)/tex; mv $@.tmp.$$$$ $@
+	{ rm -rf $(B)/tex && mv -T $$w $(B)/tex; } || rm -rf $$w; mv $@.tmp.$$$$ $@
 
 pdf: $(PDF)
 

@@ -42,6 +42,13 @@ for t in 1 3; do
   finish "killed $t s into the PDF"
 done
 
+# a book.aux cut short, as a kill while LaTeX writes it leaves one
+if [ -s "$K/tex/book.aux" ]; then
+  head -c $(( $(stat -c %s "$K/tex/book.aux") / 2 )) "$K/tex/book.aux" > "$T/aux" && cp "$T/aux" "$K/tex/book.aux"
+  rm -f "$K/attention-in-c.pdf"
+  finish "a book.aux cut in half"
+else fail "the build keeps LaTeX's auxiliary files in $K/tex"; bad=1; fi
+
 mk -q all 2>/dev/null   # a make that does nothing but start: it sweeps up
 left=$(find "$K" -name '*.tmp.*' 2>/dev/null | head -n 5)
 if [ -z "$left" ]; then pass "no temporary file of a killed make outlives the next make"
