@@ -55,6 +55,9 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
   run "$bin" --help
   if [ "$rc" -eq 0 ] && grep -q '^usage:' "$T/out"; then pass "$p --help"
   else fail "$p --help" "exit $rc"; fi
+  timeout 60 "$bin" --help > /dev/full 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "standard output" "$T/err"; then pass "$p --help says when stdout cannot be written"
+  else fail "$p --help says when stdout cannot be written" "exit $rc: $(cat "$T/err")"; fi
 
   expect_reject "an unknown option" "$bin" --bogus
   expect_reject "a positional argument" "$bin" extra

@@ -82,6 +82,12 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(cli);
+            errno = 0;
+            if (fflush(stdout) != 0 || ferror(stdout)) {   // closed, or a full disk
+                fprintf(stderr, "%s: cannot write the help to standard output: %s\n",
+                        cli->program, errno ? strerror(errno) : "write error");
+                return CLI_ERROR;
+            }
             return CLI_DONE;
         }
         if (strcmp(arg, "--") == 0) {   // the end of the options: nothing may follow

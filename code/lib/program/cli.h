@@ -42,7 +42,7 @@ typedef struct {
 
 // Parse argv into cli and the option targets. Returns CLI_RUN to go on,
 // CLI_DONE after printing --help (exit 0), CLI_ERROR after one line on
-// stderr (exit 2).
+// stderr (exit 2), also when --help cannot be written to stdout.
 int cli_parse(cli_t *cli, int argc, char **argv);
 
 #endif
