@@ -24,6 +24,7 @@ expect_reject() {
 
 for bin in "$B"/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
+  rm -rf "$T"/d1 "$T"/d2 "$T"/d3 "$T"/dc
 
   run "$bin"
   if [ "$rc" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then pass "$p runs with no arguments"
@@ -57,16 +58,59 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
   run "$bin" --help
   if [ "$rc" -eq 0 ] && grep -q '^usage:' "$T/out"; then pass "$p --help"
   else fail "$p --help" "exit $rc"; fi
+  timeout 60 "$bin" --help > /dev/full 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "standard output" "$T/err"; then pass "$p --help says when stdout cannot be written"
+  else fail "$p --help says when stdout cannot be written" "exit $rc: $(cat "$T/err")"; fi
 
   expect_reject "an unknown option" "$bin" --bogus
   expect_reject "a positional argument" "$bin" extra
   expect_reject "--data into a missing directory" "$bin" --data "$T/no/such/dir"
   expect_reject "--data without a value" "$bin" --data
+  expect_reject "an argument after --" "$bin" -- extra
+  run "$bin" --
+  if [ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/first"; then pass "$p accepts a final --"
+  else fail "$p accepts a final --" "exit $rc: $(head -c 300 "$T/err")"; fi
+
+  # refusals name their cause (the system's reason after the last colon)
+  : > "$T/plainfile"
+  expect_reject "--data naming a regular file" "$bin" --data "$T/plainfile"
+  grep -q "not a directory" "$T/err" || fail "$p: --data on a file says 'not a directory'" "$(cat "$T/err")"
+  expect_reject "--data in an unwritable place" "$bin" --data /sys
+  grep -qE "/sys': [A-Z][a-z]+" "$T/err" || fail "$p: unwritable --data says why" "$(cat "$T/err")"
+
+  # stdout closed: refused, and nothing of the report lands in a data file
+  rm -rf "$T/dc"; timeout 120 "$bin" --data "$T/dc" >&- 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 2 ] && ! grep -rqs '^== ' "$T/dc"; then pass "$p refuses to run with stdout closed"
+  else fail "$p refuses to run with stdout closed" "exit $rc; $(grep -rls '^== ' "$T/dc")"; fi
+  # stderr closed: the data files stay clean too
+  timeout 120 "$bin" --data "$T/dc" >/dev/null 2>&-
+  if diff -r "$T/dc" "$T/d1" >/dev/null; then pass "$p with stderr closed writes the usual data"
+  else fail "$p with stderr closed writes the usual data" "$(diff -r "$T/dc" "$T/d1" | head -n 3)"; fi
+
+  # a reused --data folder: the previous run's files go, other files stay
+  echo old > "$T/d1/from_an_earlier_run.dat"; echo from_an_earlier_run.dat >> "$T/d1/.report-files"
+  echo mine > "$T/d1/not_ours.txt"
+  run "$bin" --data "$T/d1"
+  if [ ! -e "$T/d1/from_an_earlier_run.dat" ] && [ -e "$T/d1/not_ours.txt" ] && diff -r -x not_ours.txt "$T/d1" "$T/d2" >/dev/null
+  then pass "$p: a reused --data folder keeps no file of the previous run"
+  else fail "$p: a reused --data folder keeps no file of the previous run" "$(ls -A "$T/d1")"; fi
+
+  # a write that fails names the file and fails the program
+  mkdir -p "$T/d3"; ln -s /dev/full "$T/d3/values.tsv"
+  run "$bin" --data "$T/d3"
+  if [ "$rc" -eq 1 ] && grep -q "d3/values.tsv" "$T/err"; then pass "$p names a data file it cannot write"
+  else fail "$p names a data file it cannot write" "exit $rc: $(cat "$T/err")"; fi
+  timeout 120 "$bin" > /dev/full 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "standard output" "$T/err"; then pass "$p says when stdout cannot be written"
+  else fail "$p says when stdout cannot be written" "exit $rc: $(cat "$T/err")"; fi
 
   # Every numeric option listed by --help, e.g. "  --seq-len N   ... (1..512, default 8)".
   "$bin" --help | sed -nE 's/^  (--[a-z-]+) [A-Z]+ .*\(([-0-9.e+]+)\.\.([-0-9.e+]+), default.*$/\1 \2 \3/p' \
     > "$T/opts"
-  echo "--seed 0 4294967295" >> "$T/opts"
+  if grep -q -- '--seed N .*(0\.\.4294967295, default' <("$bin" --help); then
+    pass "$p --help shows the seed range 0..4294967295"
+  else fail "$p --help shows the seed range 0..4294967295" "$("$bin" --help | grep -- --seed)"; fi
+  grep -q '^--seed ' "$T/opts" || echo "--seed 0 4294967295" >> "$T/opts"
   while read -r opt lo hi; do
     expect_reject "$opt without a value" "$bin" "$opt"
     expect_reject "$opt with an empty value" "$bin" "$opt" ""
@@ -79,6 +123,10 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
     expect_reject "$opt below its minimum" "$bin" "$opt" "$(awk -v v="$lo" 'BEGIN { print v - 1 }')"
     expect_reject "$opt above its maximum" "$bin" "$opt" "$(awk -v v="$hi" 'BEGIN { printf "%.0f", v + 1 }')"
     expect_reject "$opt -1" "$bin" "$opt" -1
+    for v in " 5" "5 " "+5" "-0" "0x10" "inf"; do expect_reject "$opt '$v'" "$bin" "$opt" "$v"; done
+    run "$bin" "$opt" 99999999999
+    if grep -q "$lo\.\.$hi" "$T/err" && ! grep -q 'e+' "$T/err"; then pass "$p $opt says its range as $lo..$hi"
+    else fail "$p $opt says its range as $lo..$hi" "$(cat "$T/err")"; fi
     if awk -v v="$lo" 'BEGIN { exit !(v > 0) }'; then expect_reject "$opt 0" "$bin" "$opt" 0; fi
   done < "$T/opts"
 done
