@@ -257,7 +257,7 @@ $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $
 	  --number-offset $$(( 10#$$(echo $* | cut -c1-2) - 1 )) \
 	  --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1)" \
 	  $< -o $@.tmp.$$$$ || { rm -rf $$d $@.tmp.$$$$; exit 1; }; \
-	mv $$d/$*.html.snippets $(B)/deps/ && mv $$d/$*.html.d $(B)/deps/ && rmdir $$d \
+	mv $$d/$*.html.* $(B)/deps/ && rmdir $$d \
 	  && mv $@.tmp.$$$$ $@
 
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
@@ -361,18 +361,18 @@ pdf: $(PDF)
 $(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
 	@mkdir -p $(@D) $(B)/deps
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
+	@# Then repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
+	$(Q)t=$(abspath $@).tmp.$$$$; $(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
 	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
 	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
 	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
 	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
-	  $(CHAPTERS) book/backmatter.md -o $@.tmp.$$$$
-	@# Repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
-	$(Q)rm -rf $@.d && unzip -q -d $@.d $@.tmp.$$$$ && rm -f $@.tmp.$$$$ \
-	  && find $@.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
-	  && cd $@.d && TZ=UTC zip -X0q $(abspath $@.tmp.$$$$) mimetype \
-	  && TZ=UTC zip -X9q $(abspath $@.tmp.$$$$) $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort) \
-	  && cd - >/dev/null && rm -rf $@.d && mv $@.tmp.$$$$ $@
+	  $(CHAPTERS) book/backmatter.md -o $$t \
+	  && rm -rf $$t.d && unzip -q -d $$t.d $$t && rm -f $$t \
+	  && find $$t.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
+	  && (cd $$t.d && TZ=UTC zip -X0q $$t mimetype \
+	      && TZ=UTC zip -X9q $$t $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort)) \
+	  && rm -rf $$t.d && mv $$t $@ || { rm -rf $$t $$t.d; exit 1; }
 
 epub: $(EPUB)
 
