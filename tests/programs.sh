@@ -22,10 +22,15 @@ expect_reject() {
   fi
 }
 
+# test_args NAME: the arguments a slow program asks the tests to run it with,
+# from a line "// Test args: ..." in code/NAME.c (none for most programs).
+test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
+
 for bin in "$B"/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
+  read -r -a A <<< "$(test_args "$p")"
 
-  run "$bin"
+  run "$bin" "${A[@]}"
   if [ "$rc" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then pass "$p runs with no arguments"
   else fail "$p runs with no arguments" "exit $rc: $(head -c 300 "$T/err")"; fi
   cp "$T/out" "$T/first"
@@ -34,20 +39,20 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
   if [ -z "$long" ]; then pass "$p prints lines of at most 80 columns"
   else fail "$p prints lines of at most 80 columns" "$long"; fi
 
-  run "$bin"
+  run "$bin" "${A[@]}"
   if cmp -s "$T/out" "$T/first"; then pass "$p is deterministic (same stdout twice)"
   else fail "$p is deterministic (same stdout twice)" "$(diff "$T/first" "$T/out" | head)"; fi
 
-  run "$bin" --data "$T/d1"; run "$bin" --data "$T/d2"
+  run "$bin" "${A[@]}" --data "$T/d1"; run "$bin" "${A[@]}" --data "$T/d2"
   if [ "$rc" -eq 0 ] && diff -r "$T/d1" "$T/d2" >/dev/null && [ -s "$T/d1/values.tsv" ]; then
     pass "$p --data writes the same data twice"
   else fail "$p --data writes the same data twice" "exit $rc"; fi
   if cmp -s "$T/out" "$T/first"; then pass "$p prints the same with --data"
   else fail "$p prints the same with --data"; fi
 
-  run "$bin" --seed 7
+  run "$bin" "${A[@]}" --seed 7
   if [ "$rc" -eq 0 ]; then pass "$p --seed 7 runs"; else fail "$p --seed 7 runs" "exit $rc"; fi
-  cp "$T/out" "$T/seed7"; run "$bin" --seed=7
+  cp "$T/out" "$T/seed7"; run "$bin" "${A[@]}" --seed=7
   if cmp -s "$T/out" "$T/seed7"; then pass "$p --seed=7 equals --seed 7"
   else fail "$p --seed=7 equals --seed 7"; fi
 

@@ -60,6 +60,7 @@ void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float
         const float *dho = dh_out + (size_t)i * hd;
         float *dai = dgi + (size_t)i * g3, *dah = dgh + (size_t)i * g3;
         for (int j = 0; j < hd; j++) {
+            // BEGIN SOLUTION
             // Inverts: h_out = (1 - z) * n + z * h
             float dz = dho[j] * (hp[j] - n[j]);
             float dn = dho[j] * (1.0f - z[j]);
@@ -76,6 +77,7 @@ void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float
             dah[j] = dar;
             dah[hd + j] = daz;
             dah[2 * hd + j] = dan * r[j];
+            // END SOLUTION
         }
     }
     // Inverts: gi = x W_ih + b_ih and gh = h W_hh + b_hh
