@@ -2,7 +2,7 @@
 # sentence: a row per output word, a column per source word. The bright cells
 # run along the anti-diagonal: output word j looks at source word n-1-j.
 fig_w = 1.0
-fig_h = 1.0
+fig_h = 1.6
 load 'figures/style.gp'
 @palette_attention
 set cbrange [0:1]

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-// snippet: embedding_forward
 int embedding_forward(const float *table, const int *ids, float *out, int n, int v,
                       int e) {
     for (int i = 0; i < n; i++) {
@@ -13,7 +12,6 @@ int embedding_forward(const float *table, const int *ids, float *out, int n, int
     }
     return 0;
 }
-// end snippet
 
 // snippet: embedding_backward
 void embedding_backward(const int *ids, const float *dout, float *dtable, int n, int v,

@@ -90,7 +90,6 @@ void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float
 }
 // end snippet
 
-// snippet: gru_seq_forward
 void gru_seq_forward(const gru_params_t *p, const float *x, const unsigned char *mask,
                      const float *h0, float *hs, float *cache, float *work, int t_len,
                      int b, int reverse) {
@@ -115,7 +114,6 @@ void gru_seq_forward(const gru_params_t *p, const float *x, const unsigned char 
                            (size_t)hd * sizeof *out);
     }
 }
-// end snippet
 
 // snippet: gru_seq_backward
 void gru_seq_backward(const gru_params_t *p, const gru_params_t *g, const float *x,

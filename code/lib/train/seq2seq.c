@@ -228,7 +228,6 @@ double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch
 }
 // end snippet
 
-// snippet: s2s_backward
 void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
                   const s2s_batch_t *bt, s2s_work_t *w, float scale) {
     int b = bt->b, t_len = bt->t_len, u_len = bt->u_len, v = c->v_tgt;
@@ -300,7 +299,6 @@ void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config
     embedding_backward(w->src_tm, w->dxs, g->emb_src, t_len * b, c->v_src, e);
     embedding_backward(w->tin_tm, w->dye, g->emb_tgt, u_len * b, c->v_tgt, e);
 }
-// end snippet
 
 // snippet: s2s_greedy
 int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stddef.h>
 
-// snippet: xent_forward
 double xent_forward(const float *logits, const int *targets, float *probs, int n, int v,
                     int ignore, int *count) {
     double loss = 0.0;
@@ -23,7 +22,6 @@ double xent_forward(const float *logits, const int *targets, float *probs, int n
     }
     return loss;
 }
-// end snippet
 
 // snippet: xent_backward
 void xent_backward(const float *probs, const int *targets, float *dlogits, int n, int v,
