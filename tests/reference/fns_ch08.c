@@ -48,7 +48,8 @@ static bigru_ws bigru_run(call *c, gru_params_t *pf, gru_params_t *pb,
     *pf = gru_from(c, 2, d, h);
     *pb = gru_from(c, 6, d, h);
     *mask = MASK(1);
-    bigru_ws w = {scratch(c, sizeof(float) * t * b * h), scratch(c, sizeof(float) * t * b * h),
+    bigru_ws w = {scratch(c, sizeof(float) * t * b * h),
+                  scratch(c, sizeof(float) * t * b * h),
                   scratch(c, sizeof(float) * t * b * 4 * h),
                   scratch(c, sizeof(float) * t * b * 4 * h),
                   scratch(c, sizeof(float) * b * 9 * h)};
@@ -81,13 +82,21 @@ FN(bigru_backward) {
             if (!mask[i * t + s]) memset(dout + ((size_t)s * b + i) * 2 * h, 0,
                                          sizeof(float) * 2 * h);
     for (int k = 0; k < 9; k++) memset(OUT(k), 0, sizeof(float) * c->out_len[k]);
-    gru_params_t gf = {.d_in = d, .h = h, .w_ih = OUT(1), .w_hh = OUT(2), .b_ih = OUT(3),
+    gru_params_t gf = {.d_in = d,
+                       .h = h,
+                       .w_ih = OUT(1),
+                       .w_hh = OUT(2),
+                       .b_ih = OUT(3),
                        .b_hh = OUT(4)};
-    gru_params_t gb = {.d_in = d, .h = h, .w_ih = OUT(5), .w_hh = OUT(6), .b_ih = OUT(7),
+    gru_params_t gb = {.d_in = d,
+                       .h = h,
+                       .w_ih = OUT(5),
+                       .w_hh = OUT(6),
+                       .b_ih = OUT(7),
                        .b_hh = OUT(8)};
     float *dsplit = scratch(c, sizeof(float) * 2 * t * b * h);
-    bigru_backward(&pf, &pb, &gf, &gb, IN(0), mask, w.hf, w.hb, w.cf, w.cb, dout, OUT(0),
-                   dsplit, w.work, t, b);
+    bigru_backward(&pf, &pb, &gf, &gb, IN(0), mask, w.hf, w.hb, w.cf, w.cb, dout,
+                   OUT(0), dsplit, w.work, t, b);
     return 0;
 }
 

@@ -169,7 +169,8 @@ Test(gru, bidirectional_gradients) {
     gru_bind(&c.b, gru_bind(&c.f, w, D, H), D, H);
     gru_bind(&gb, gru_bind(&gf, g, D, H), D, H);
     bigru_forward(&c.f, &c.b, x, mask, out, hf, hb, cf, cb, work, T, B);
-    bigru_backward(&c.f, &c.b, &gf, &gb, x, mask, hf, hb, cf, cb, r, dx, ds, work, T, B);
+    bigru_backward(&c.f, &c.b, &gf, &gb, x, mask, hf, hb, cf, cb, r, dx, ds, work, T,
+                   B);
     check(w, g, (int)(2 * np), bi_f, &c, "param");
     check(x, dx, T * B * D, bi_f, &c, "x");
     free(w);

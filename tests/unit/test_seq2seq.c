@@ -33,7 +33,8 @@ static double loss_of(const s2s_config_t *c, float *buf, s2s_work_t *w) {
 static void gradcheck(int attention) {
     s2s_config_t c = config(attention);
     long n = s2s_param_count(&c);
-    float *buf = malloc((size_t)n * sizeof *buf), *grad = calloc((size_t)n, sizeof *grad);
+    float *buf = malloc((size_t)n * sizeof *buf),
+          *grad = calloc((size_t)n, sizeof *grad);
     s2s_work_t *w = s2s_work_new(&c);
     cr_assert(buf && grad && w);
     rng_t rng;
@@ -60,7 +61,8 @@ static void gradcheck(int attention) {
         double num = (lp - lm) / (2.0 * eps), err = fabs(num - grad[i]);
         double tol = 2e-3 + 2e-2 * fabs(num);
         if (err / tol > worst) worst = err / tol;
-        cr_assert(err <= tol, "param %ld: numeric %.6f, backward %.6f", i, num, grad[i]);
+        cr_assert(err <= tol, "param %ld: numeric %.6f, backward %.6f", i, num,
+                  grad[i]);
     }
     free(buf);
     free(grad);
