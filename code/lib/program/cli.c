@@ -26,9 +26,12 @@ static void usage(const cli_t *cli) {
     for (int i = 0; i < cli->n_opts; i++) {
         const cli_opt_t *o = &cli->opts[i];
         char flag[64];
-        snprintf(flag, sizeof flag, "%s %s", o->name, o->meta);
+        snprintf(flag, sizeof flag, "%s %s", o->name,
+                 o->kind == CLI_FLAG ? "" : o->meta);
         fmt_range(range, sizeof range, o->kind, o->min, o->max);
-        if (o->kind == CLI_INT)
+        if (o->kind == CLI_FLAG)
+            printf("  %-18s %s\n", flag, o->help);
+        else if (o->kind == CLI_INT)
             printf("  %-18s %s (%s, default %ld)\n", flag, o->help, range, *o->ival);
         else
             printf("  %-18s %s (%s, default %g)\n", flag, o->help, range, *o->rval);
@@ -123,6 +126,14 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
         if (!is_seed && !is_data && !opt) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", cli->program, arg);
             return CLI_ERROR;
+        }
+        if (opt && opt->kind == CLI_FLAG) {
+            if (value) {
+                fprintf(stderr, "%s: %s takes no value\n", cli->program, name);
+                return CLI_ERROR;
+            }
+            *opt->ival = 1;
+            continue;
         }
         if (!value) {
             if (i + 1 >= argc) {

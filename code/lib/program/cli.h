@@ -19,14 +19,16 @@ enum { CLI_RUN = 0, CLI_DONE = 1, CLI_ERROR = 2 };
 // The largest --seed: seeds are 32-bit, 0..4294967295.
 #define CLI_SEED_MAX 4294967295.0
 
-typedef enum { CLI_INT, CLI_REAL } cli_kind_t;
+// CLI_FLAG takes no value: giving it sets *ival to 1 (its default is 0).
+typedef enum { CLI_INT, CLI_REAL, CLI_FLAG } cli_kind_t;
 
 typedef struct {
     const char *name;    // "--seq-len"
     const char *meta;    // "N", shown in --help
     const char *help;    // one line
     cli_kind_t kind;
-    long *ival;          // CLI_INT: holds the default, receives the value
+    long *ival;          // CLI_INT: holds the default, receives the value;
+                         // CLI_FLAG: receives 1
     double *rval;        // CLI_REAL: holds the default, receives the value
     double min, max;     // accepted range, inclusive
 } cli_opt_t;
