@@ -198,7 +198,7 @@ def parse_manifest(path):
 
 def include_closure(start):
     """Files reachable from `start` through #include "..." (headers resolve in
-    code/lib; a header brings its .c)."""
+    code/lib, or beside the including test file; a library header brings its .c)."""
     seen, todo = set(), list(start)
     while todo:
         f = todo.pop()
@@ -206,6 +206,10 @@ def include_closure(start):
             continue
         seen.add(f)
         for inc in re.findall(r'^#include "([^"]+)"', read(f), re.M):
+            beside = os.path.join(os.path.dirname(f), inc)   # e.g. tests/unit/helpers.h
+            if os.path.isfile(os.path.join(ROOT, beside)) and not beside.startswith("code/"):
+                todo.append(beside)
+                continue
             h = os.path.join("code", "lib", inc)
             if os.path.isfile(os.path.join(ROOT, h)):
                 todo.append(h)
