@@ -24,7 +24,6 @@ expect_reject() {
 
 # test_args NAME: the arguments a slow program asks the tests to run it with,
 # from a line "// Test args: ..." in code/NAME.c (none for most programs).
-test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
 
 for bin in "$B"/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
