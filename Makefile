@@ -200,6 +200,7 @@ $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 # Diagrams: one TikZ picture each (figures/chNN_name.tex), in the shared style
 # figures/diagram.tex, with \val{key} reading the chapter program's values.tsv.
 # XeLaTeX draws the PDF (the PDF book); pdftocairo turns it into SVG (HTML).
+# FORCE_SOURCE_DATE=1 makes TeX take its clock from SOURCE_DATE_EPOCH too.
 define DIAGRAM_RULES
 $(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,TIKZ,$$@)
@@ -211,7 +212,7 @@ $(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call prog
 	printf '%s\n' '\documentclass[tikz,border=3pt]{standalone}' '\input{figures/diagram.tex}' \
 	  '\input{values.tex}' '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
 	  > $$$$t/$(1).tex; \
-	if (cd $$$$t && TEXINPUTS=$$(CURDIR): xelatex -halt-on-error -interaction=nonstopmode \
+	if (cd $$$$t && FORCE_SOURCE_DATE=1 TEXINPUTS=$$(CURDIR): xelatex -halt-on-error -interaction=nonstopmode \
 	     $(1).tex > xelatex.out 2>&1); then mv $$$$t/$(1).pdf $$@; rm -rf $$$$t; \
 	else echo "figures/$(1).tex: TikZ failed:" >&2; grep -A3 '^!' $$$$t/$(1).log >&2; \
 	  rm -rf $$$$t; exit 1; fi

@@ -11,7 +11,16 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 rm -rf "$W"; mkdir -p "$W"
 git ls-files -co --exclude-standard | grep -vE '^(build|tests/browser/node_modules)/' \
   | tar -cf - -T - | tar -xf - -C "$W" || { fail "copy the sources into $W"; exit 0; }
-mk() { (cd "$W" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B=b "$@"); }
+# Start from a copy of the finished build (tar and cp -a keep every file's time,
+# so make finds it up to date): only what a broken input touches is remade, and
+# chapter 8 is not trained again. A build directory of another name is not
+# copied (its dependency files name it); the copy then builds from scratch.
+BB=build
+if [ "$(basename "$B")" = build ] && [ -d "$B/bin" ]; then
+  mkdir -p "$W/$BB" && (cd "$B" && tar -cf - --exclude=./broken --exclude=./killed --exclude=./repro \
+    --exclude=./test --exclude='./tests' --exclude='./san' .) | tar -xf - -C "$W/$BB"
+fi
+mk() { (cd "$W" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B=$BB "$@"); }
 bad=0
 # expect_fail WHAT PATTERN TARGET...: make fails and its stderr matches PATTERN
 expect_fail() {
@@ -27,20 +36,21 @@ fig=figures/ch02_spread.gp; name=ch02_spread
 cp "$W/$fig" "$T/fig.gp"
 sed -i "0,/data\.'[a-z_0-9]*\.dat'/s//data.'no_such_file.dat'/" "$W/$fig"
 expect_fail "a figure reading a missing data file ($fig)" "$fig.*no_such_file\.dat|no_such_file\.dat.*$fig|$fig" \
-  "b/figures/$name.svg"
+  "$BB/figures/$name.svg"
 grep -q "no_such_file.dat" "$T/err" || { fail "the error names the missing data file" "$(cat "$T/err")"; bad=1; }
 cp "$T/fig.gp" "$W/$fig"
 
 # 2. a figure script deleted while a chapter still uses it (the chapter untouched)
-if mk html > "$T/out" 2>&1; then
+page=$BB/html/02-scaled-attention.html   # the page that uses the figure (enough to show it)
+if mk "$page" > "$T/out" 2>&1; then
   rm "$W/$fig"
-  expect_fail "a deleted figure script that chapter 2 uses" "figures/$name\.gp" html
+  expect_fail "a deleted figure script that chapter 2 uses" "figures/$name\.gp" "$page"
 else fail "the copy builds its HTML" "$(tail -n 5 "$T/out")"; bad=1; fi
 cp "$T/fig.gp" "$W/$fig"
 
 # 3. an unterminated snippet marker that no chapter uses
 printf '\n// snippet: never_closed\n' >> "$W/code/lib/base/mat.c"
 line=$(wc -l < "$W/code/lib/base/mat.c")
-expect_fail "an unterminated snippet marker" "code/lib/base/mat\.c:$line: .*never_closed" html
+expect_fail "an unterminated snippet marker" "code/lib/base/mat\.c:$line: .*never_closed" "$page"
 [ $bad -eq 0 ] && rm -rf "$W"
 exit 0
