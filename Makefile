@@ -10,6 +10,9 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
+# Keep intermediate files (the chapter objects between code/*.c and bin/): deleting
+# them after a build would make the next one relink and rerun every program.
+.SECONDARY:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 
@@ -51,18 +54,23 @@ SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
 HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
 PDF       := $(B)/attention-in-c.pdf
+EPUB      := $(B)/attention-in-c.epub
+LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
+CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
+DOWNLOADS := $(PROGRAMS:%=$(B)/html/download/%.tar.gz)
 
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
-.PHONY: all html pdf programs outputs figures test check deps clean help bench \
+.PHONY: all html pdf epub programs outputs figures test check deps clean help bench \
         unit-tests sanitize check-snippets library refdriver assignments gradescope
-all: solution-markers html pdf
+all: solution-markers html pdf epub
 
 help:
 	@echo 'make            build the book: HTML ($(B)/html/) and PDF ($(PDF))'
 	@echo 'make html       the HTML book only'
 	@echo 'make pdf        the PDF book only'
+	@echo 'make epub       the EPUB book only ($(EPUB))'
 	@echo 'make programs   compile the chapter programs into $(B)/bin/'
 	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
 	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
@@ -117,11 +125,18 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
 
+# A chapter program may print the flags it was built with (ch05's measured section).
+$(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
+$(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
+
 library: $(LIB)
 
 # Keep program objects: make would delete them as intermediate files.
 .SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 programs: $(BINS)
+# Keep the programs' objects: deleted as intermediates after a clean build, they
+# made the next make (which reads their .d files) rebuild everything once.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
@@ -145,13 +160,19 @@ outputs: $(OUTS)
 # there instead (same length, so the PDF's byte offsets stay right).
 FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
 
+# gnuplot names the group of every titled plot id="gnuplot_plot_1", and repeats
+# the names in every panel of a multiplot: number them so ids stay unique (the
+# EPUB's SVGs must be valid XML documents).
+FIX_SVG_IDS = perl -pi -e 's/id="(gnuplot_plot_\w+)"/"id=\"$$1_" . ++$$n{$$1} . "\""/ge'
+
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
 	$$(Q)TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
-	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE) $$@.tmp &&) mv $$@.tmp $$@ || { rm -f $$@.tmp; exit 1; }
+	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$@.tmp && mv $$@.tmp $$@ \
+	  || { rm -f $$@.tmp; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 
@@ -185,14 +206,21 @@ figures: $(SVGS) $(PDFFIGS)
 # The book
 
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
-BOOK_DEPS := book/literate.lua book/metadata.yaml book/references.bib Makefile
-HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css
+BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
+HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt
 PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained \
   --template book/template.html --css book/style.css --mathml \
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
   --citeproc --bibliography book/references.bib --highlight-style pygments
 
-$(B)/html/%.html: chapters/%.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+# Every figure, section and equation label of the book with its number, so a
+# page can refer into other chapters (book/filter/labels.lua).
+$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS)
+	$(call say,LABELS,$@)
+	$(Q)$(LITERATE) LITERATE_LABELS=$@ $(PANDOC) --from markdown --to plain \
+	  --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null
+
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/$*.html.d \
@@ -206,6 +234,35 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
 
+# The whole book on one page, for printing and for Ctrl-F.
+$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+	$(call say,HTML,$@)
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.html.d \
+	  $(PANDOC_HTML) --toc --toc-depth 1 --number-sections --metadata whole-book=true \
+	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp && mv $@.tmp $@
+
+# The offline search index: the filter wrote one record per section of each
+# chapter page; book/book.js loads this file with a <script> tag.
+$(B)/html/search-index.js: $(CHAPTER_HTML)
+	$(call say,INDEX,$@)
+	$(Q){ echo '// Search records of the book (made by book/filter/search.lua).'; \
+	  echo 'window.BOOK_SEARCH = ['; cat $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search); \
+	  echo '];'; } > $@.tmp && mv $@.tmp $@
+
+# Each chapter's program with the library, as a reproducible tarball.
+$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS)
+	$(call say,TAR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -rf $(B)/dl/$* && mkdir -p $(B)/dl/$* && cp --parents $^ $(B)/dl/$*/ \
+	  && printf '%s\n' "$*: the program of one chapter of Attention in C, with the library." \
+	    '' 'Build and run it:' \
+	    '  cc -std=c11 -O2 -ffp-contract=off -Icode/lib code/$*.c code/lib/*/*.c -lm -o $*' \
+	    '  ./$* --help' > $(B)/dl/$*/README.txt \
+	  && tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
+	    --mode=u+rw,go+r,go-w -C $(B)/dl -cf - $* | gzip -9n > $@.tmp && mv $@.tmp $@ \
+	  && rm -rf $(B)/dl/$*
+
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh \
@@ -213,10 +270,19 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp
 	$(Q)sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
 
-html: $(HTML) $(B)/snippet-report.txt
+html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
+
+# The build stamp (book/filter/stamp.lua): commit, compiler, date. Written when
+# make starts, and only when it changed, so a no-op make stays a no-op.
+STAMP := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
+  && { git diff --quiet HEAD 2>/dev/null || c="$$c+local changes"; } || c=''; \
+  printf '%s\t%s\t%s' "$$c" "$$($(CC) --version 2>/dev/null | head -n1)" \
+  "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)")
+$(shell mkdir -p $(B) && { [ "$$(cat $(B)/stamp.txt 2>/dev/null)" = '$(STAMP)' ] \
+  || printf '%s' '$(STAMP)' > $(B)/stamp.txt; })
 PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
   --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
   --citeproc --bibliography book/references.bib --highlight-style tango \
@@ -231,15 +297,36 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	@mkdir -p $(@D) $(B)/deps $(B)/tex
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
 	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
+	@# Passes until the .aux and .toc stop changing: hyperref's page labels come
+	@# from the previous pass's .aux without a "Rerun" warning.
 	$(Q)cd $(B)/tex && for pass in 1 2 3 4; do \
-	  before=$$({ cat book.aux book.toc 2>/dev/null || true; } | cksum); \
+	  cat book.aux book.toc > state.prev 2>/dev/null || :; \
 	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
 	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
-	  grep -q 'Rerun to get' book.log || \
-	    [ "$$before" != "$$({ cat book.aux book.toc 2>/dev/null || true; } | cksum)" ] || break; done
+	  ! grep -q 'Rerun to get' book.log && cat book.aux book.toc 2>/dev/null | cmp -s - state.prev && break; \
+	done
 	$(Q)mv $(B)/tex/book.pdf $@
 
 pdf: $(PDF)
+
+# The EPUB book: MathML math, SVG figures, the same filter.
+$(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
+	$(call say,EPUB,$@)
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
+	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
+	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
+	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
+	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
+	  $(CHAPTERS) book/backmatter.md -o $@.tmp
+	@# Repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
+	$(Q)rm -rf $@.d && unzip -q -d $@.d $@.tmp && rm -f $@.tmp \
+	  && find $@.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
+	  && cd $@.d && TZ=UTC zip -X0q $(abspath $@.tmp) mimetype \
+	  && TZ=UTC zip -X9q $(abspath $@.tmp) $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort) \
+	  && cd - >/dev/null && rm -rf $@.d && mv $@.tmp $@
+
+epub: $(EPUB)
 
 -include $(wildcard $(B)/deps/*.d)
 
@@ -362,8 +449,8 @@ $(B)/gradescope/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 
 DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
   texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind \
-  python3 python3-numpy python3-torch libopenblas0-pthread chromium chromium-driver
+  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind zip unzip libxml2-utils \
+  texlive-pictures python3 python3-numpy python3-torch libopenblas0-pthread chromium chromium-driver
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \

@@ -1,6 +1,6 @@
 # ch01_nw_fit.gp -- Nadaraya-Watson prediction against the truth.
 load 'figures/style.gp'
-h = system("awk '$1==\"nw_h\"{print $2}' ".data."values.tsv")
+h = recorded('nw_h')
 set xlabel 'x'
 set ylabel 'y'
 set xrange [0:5]

@@ -1,6 +1,6 @@
 # ch01_nw_mse.gp -- error against the kernel width.
 load 'figures/style.gp'
-best = system("awk '$1==\"nw_best_h\"{print $2}' ".data."values.tsv") + 0
+best = recorded('nw_best_h') + 0
 set xlabel 'kernel width h'
 set ylabel 'mean squared error'
 set logscale x

@@ -2,7 +2,7 @@
 fig_w = 1.2
 fig_h = 1.3
 load 'figures/style.gp'
-width(k) = system(sprintf("awk '$1==\"nw_panel_%d\"{print $2}' %svalues.tsv", k, data))
+width(k) = recorded(sprintf('nw_panel_%d', k))
 set multiplot layout 2,4 margins 0.08, 0.98, 0.11, 0.91 spacing 0.035, 0.16
 unset key
 set xrange [0:5]

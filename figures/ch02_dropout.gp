@@ -2,25 +2,16 @@
 fig_w = 0.8
 fig_h = 1.1
 load 'figures/style.gp'
-@palette_attention
+hm_n = 6
+hm_dark = 0.6
+hm_zero_text = ''
+@labelled_heatmap_axes
 set cbrange [0:1.25]
 set cbtics 0, 0.25, 1.25
-set size ratio -1
 set tmargin 1.5
-set xrange [-0.5:5.5]
-set yrange [5.5:-0.5]
-set tics scale 0
-set border 0
-unset grid
 set ylabel 'query'
 set xlabel 'key'
-plot data.'dropout.dat' matrix rowheaders columnheaders using 1:2:3 with image pixels notitle, \
-     '' matrix rowheaders columnheaders \
-        using 1:2:($3 >= 0.6 ? sprintf('%.2f', $3) : '') with labels \
-        tc rgb 'white' font ',12' notitle, \
-     '' matrix rowheaders columnheaders \
-        using 1:2:($3 < 0.6 && $3 > 0 ? sprintf('%.2f', $3) : '') with labels \
-        tc rgb '#111111' font ',12' notitle, \
+plot data.'dropout.dat' @labelled_heatmap, \
      '' matrix rowheaders columnheaders \
         using 1:2:($3 == 0 ? 'dropped' : '') with labels \
         tc rgb '#b2182b' font ',10' notitle

@@ -4,17 +4,15 @@
 fig_w = 1.0
 fig_h = 0.5
 load 'figures/style.gp'
-@palette_attention
+@heatmap_style
 set cbrange [0:1]
 set cbtics ('0' 0, '0.01' 0.1, '0.05' sqrt(0.05), '0.25' 0.5, '0.5' sqrt(0.5), '1' 1)
 set cbtics scale 0.5
 unset colorbox
-unset grid
 set border 15 lc rgb '#888888'
 set tics scale 0
 unset xtics
 unset ytics
-set size ratio -1
 set yrange [] reverse
 set multiplot layout 1, 4 margins 0.065, 0.88, 0.12, 0.88 spacing 0.025, 0
 names = 'diagonal local global sparse'

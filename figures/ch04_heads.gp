@@ -4,12 +4,10 @@
 fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'
-@palette_attention
+@heatmap_style
 set cbrange [0:1]
 set cbtics 0, 0.25, 1 font ',9' textcolor rgb '#333333'
-unset grid
 set border 15 lc rgb '#888888'
-set size ratio -1
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set multiplot layout 2, 4 margins 0.1, 0.9, 0.19, 0.95 spacing 0.015, 0.07
@@ -22,13 +20,9 @@ do for [h=0:7] {
     if (h % 4 == 0) {
         set ytics scale 0 font ',10' textcolor rgb '#333333'
     } else { unset ytics }
-    # One colour bar for all panels, as tall as the two rows of heatmaps.
-    if (h == 7) {
-        set colorbox user origin 0.925, cb_bottom size 0.018, cb_top - cb_bottom
-    } else { unset colorbox }
+    @panel_colorbox
     plot data.sprintf('planted_head%d.dat', h) matrix rowheaders columnheaders \
          using 1:2:3 with image pixels notitle
-    if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }
-    if (h == 4) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }
+    @panel_measure
 }
 unset multiplot

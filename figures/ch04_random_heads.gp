@@ -3,12 +3,10 @@
 fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'
-@palette_attention
+@heatmap_style
 set cbrange [0:1]
 set cbtics 0, 0.25, 1 font ',9' textcolor rgb '#333333'
-unset grid
 set border 15 lc rgb '#888888'
-set size ratio -1
 set autoscale xfix
 set autoscale yfix
 set yrange [*:*] reverse
@@ -20,13 +18,9 @@ do for [h=0:7] {
     if (h % 4 == 0) { set ylabel 'query' offset -1.2, 0 } else { unset ylabel }
     set format x (h >= 4 ? '%g' : '')
     set format y (h % 4 == 0 ? '%g' : '')
-    # One colour bar for all panels, as tall as the two rows of heatmaps.
-    if (h == 7) {
-        set colorbox user origin 0.925, cb_bottom size 0.018, cb_top - cb_bottom
-    } else { unset colorbox }
+    @panel_colorbox
     plot data.sprintf('random_head%d.dat', h) matrix using 1:2:3 \
          with image pixels notitle
-    if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }
-    if (h == 4) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }
+    @panel_measure
 }
 unset multiplot

@@ -45,3 +45,32 @@ do for [i=1:6] { set style line i lt i }
 palette_attention = "set palette defined (0 '#ffffff', 0.25 '#c6dbef', 0.5 '#6baed6', 0.75 '#2171b5', 1 '#08306b')"
 # Signed values: blue (negative), white (0), red (positive).  Use: @palette_signed
 palette_signed = "set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')"
+
+# ---------------------------------------------------------------------------
+# Helpers the figure scripts share (one block: keep the look settings above).
+
+# recorded('key'): the value the program recorded for key in its values.tsv,
+# as a string (add 0 for a number).
+recorded(key) = system("awk '$1==\"".key."\"{print $2}' ".data."values.tsv")
+
+# Heatmap panels of attention weights: the palette, a square cell per weight,
+# no grid. Use: @heatmap_style
+heatmap_style = palette_attention . "; set size ratio -1; unset grid"
+
+# One n x n heatmap with the value written in each cell: rows are queries (top
+# to bottom), columns keys; the file is a matrix with row and column headers
+# (the tokens). Set hm_n (cells per side) and run @labelled_heatmap_axes, then
+#     plot hm_file @labelled_heatmap
+# Text is white on cells >= hm_dark, near-black below; an exact zero shows
+# hm_zero_text; hm_font is the font of the cell text.
+hm_dark = 0.5
+hm_font = ',12'
+hm_zero_text = '0.00'
+hm_text(v) = v == 0 ? hm_zero_text : sprintf('%.2f', v)
+labelled_heatmap_axes = heatmap_style . "; set xrange [-0.5:hm_n-0.5]; set yrange [hm_n-0.5:-0.5]; set tics scale 0; set border 0"
+labelled_heatmap = "matrix rowheaders columnheaders using 1:2:3 with image pixels notitle, '' matrix rowheaders columnheaders using 1:2:(hm_text($3)):($3 >= hm_dark ? 0xffffff : 0x1a1a1a) with labels tc rgb variable font hm_font notitle"
+
+# A 2 x 4 multiplot of heatmap panels h = 0..7 with one colour bar as tall as
+# both rows: run @panel_colorbox before plotting panel h, @panel_measure after.
+panel_colorbox = "if (h == 7) { set colorbox user origin 0.925, cb_bottom size 0.018, cb_top - cb_bottom } else { unset colorbox }"
+panel_measure = "if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }; if (h == 4) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }"

@@ -61,3 +61,69 @@ fi
 if grep -q 'Contents' "$T/book.txt"; then pass "PDF has a table of contents"; else fail "PDF has a table of contents"; fi
 if grep -qE '^ *References' "$T/book.txt" && grep -q 'Vaswani' "$T/book.txt"; then pass "PDF has a bibliography"
 else fail "PDF has a bibliography"; fi
+
+# Cross-chapter references, alt text and heading levels: a page refers into
+# another chapter by label; a bad one fails with file:line.
+printf '# Other\n\n## A part {#sec:t-part}\n\n$$x = 1$$ {#eq:t-one}\n\nSee [](#sec:t-part), [](#eq:t-one) and [](#fig:nope).\n\n#### Too deep\n\n![](figures/ch02_heatmap.gp){#fig:t-noalt}\n' \
+  > "$T/chapters/97-other.md"
+printf '# Refs\n\nAs in [](#sec:t-part) and [](#eq:t-one).\n' > "$T/chapters/96-refs.md"
+LITERATE_BUILD="$B" LITERATE_LABELS="$T/labels.tsv" pandoc -t plain --lua-filter book/literate.lua \
+  "$T/chapters/97-other.md" -o /dev/null 2>/dev/null
+mkdir -p "$T/b"; cp "$T/labels.tsv" "$T/b/labels.tsv" 2>/dev/null
+if LITERATE_BUILD="$T/b" pandoc --lua-filter book/literate.lua -t html "$T/chapters/96-refs.md" -o "$T/refs.html" 2>"$T/err" \
+   && grep -q 'href="97-other.html#sec:t-part">Section 97.1</a>' "$T/refs.html" \
+   && grep -q 'href="97-other.html#eq:t-one">Equation 97.1</a>' "$T/refs.html"; then
+  pass "a reference into another chapter resolves (Section N.k, Equation N.k)"
+else fail "a reference into another chapter resolves (Section N.k, Equation N.k)" "$(cat "$T/err"; grep -o '<a[^>]*>[^<]*</a>' "$T/refs.html" 2>/dev/null)"; fi
+if LITERATE_BUILD="$B" pandoc --lua-filter book/literate.lua -t html "$T/chapters/97-other.md" -o "$T/o.html" 2>"$T/err"; then
+  fail "an unknown reference, a skipped heading level and a figure without alt text fail the build"
+elif grep -q "97-other.md:7: reference to unknown figure fig:nope" "$T/err" \
+     && grep -q "97-other.md:9: heading 'Too deep' is level 4 after level 2" "$T/err" \
+     && grep -q "97-other.md:11: .*has no caption" "$T/err"; then
+  pass "an unknown reference, a skipped heading level and a figure without alt text fail the build with file:line"
+else fail "an unknown reference, a skipped heading level and a figure without alt text fail the build with file:line" "$(cat "$T/err")"; fi
+
+# Every page carries the build stamp; the PDF's copyright page too.
+stamp_ok=1
+for page in "$B"/html/*.html; do grep -q 'class="stamp">Built from ' "$page" || { stamp_ok=0; echo "$page" > "$T/nostamp"; }; done
+[ "$stamp_ok" = 1 ] && pass "every HTML page has the build stamp" || fail "every HTML page has the build stamp" "$(cat "$T/nostamp")"
+if grep -q 'Built from ' "$T/book-words.txt"; then pass "the PDF has the build stamp"; else fail "the PDF has the build stamp"; fi
+
+# Each chapter page offers its program and the library as a tarball (the first
+# one is also built, to show the README's line works from the tarball alone).
+built=0
+for md in chapters/[0-9][0-9]-*.md; do
+  name=$(basename "$md" .md); n=${name%%-*}
+  prog=$(ls code/ch${n}_*.c 2>/dev/null | head -n1); prog=$(basename "${prog:-none}" .c)
+  [ "$prog" = none ] && continue
+  tgz="$B/html/download/$prog.tar.gz"
+  if grep -q "href=\"download/$prog.tar.gz\"" "$B/html/$name.html" && tar -xzf "$tgz" -C "$T" \
+     && [ -s "$T/$prog/code/$prog.c" ] && [ -s "$T/$prog/README.txt" ] \
+     && { [ "$built" = 1 ] || (cd "$T/$prog" && cc -std=c11 -O2 -ffp-contract=off -Icode/lib \
+            "code/$prog.c" code/lib/*/*.c -lm -o "$prog" 2>&1); }; then
+    pass "$name.html offers $prog.tar.gz$([ "$built" = 0 ] && echo ', and it builds')"
+    built=1
+  else fail "$name.html offers $prog.tar.gz"; fi
+done
+
+# The EPUB: valid (epubcheck if installed, else every XHTML file well-formed),
+# MathML math, the figures inside.
+E="$B/attention-in-c.epub"
+if [ ! -s "$E" ]; then fail "the EPUB exists" "$E is missing"
+else
+  mkdir -p "$T/epub" && unzip -q -o "$E" -d "$T/epub"
+  if [ -r /usr/share/java/epubcheck.jar ] && command -v java >/dev/null; then
+    if out=$(java -jar /usr/share/java/epubcheck.jar "$E" 2>&1); then pass "epubcheck finds no error in the EPUB"
+    else fail "epubcheck finds no error in the EPUB" "$(echo "$out" | grep -E 'ERROR|FATAL|WARN' | head)"; fi
+  else
+    if [ "$(head -c 20 "$T/epub/mimetype" 2>/dev/null)" = "application/epub+zip" ] \
+       && xmllint --noout "$T"/epub/EPUB/*.opf "$T"/epub/EPUB/*.xhtml "$T"/epub/EPUB/text/*.xhtml 2>"$T/xml"; then
+      pass "the EPUB unpacks and its XHTML is well-formed (epubcheck not installed)"
+    else fail "the EPUB unpacks and its XHTML is well-formed (epubcheck not installed)" "$(head "$T/xml")"; fi
+  fi
+  if grep -q '<math' "$T"/epub/EPUB/text/ch*.xhtml; then pass "the EPUB has MathML"; else fail "the EPUB has MathML"; fi
+  nfig=$(cat chapters/[0-9][0-9]-*.md | grep -o '](figures/[^)]*\.gp)' | sort -u | wc -l)
+  nsvg=$(ls "$T"/epub/EPUB/media/*.svg 2>/dev/null | wc -l)
+  if [ "$nsvg" -ge "$nfig" ] && [ "$nfig" -gt 0 ]; then pass "the EPUB has its $nfig figures"
+  else fail "the EPUB has its $nfig figures" "found $nsvg SVG files"; fi
+fi

@@ -23,13 +23,13 @@ fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 installed() {
   (cd tests/browser && node -e '
-    const want = require("./package-lock.json").packages["node_modules/playwright-core"].version;
-    const have = require("./node_modules/playwright-core/package.json").version;
-    process.exit(want === have ? 0 : 1)' 2>/dev/null)
+    const lock = require("./package-lock.json").packages;
+    const same = (p) => lock["node_modules/" + p].version === require("./node_modules/" + p + "/package.json").version;
+    process.exit(same("playwright-core") && same("axe-core") ? 0 : 1)' 2>/dev/null)
 }
 if ! installed; then
   if ! out=$(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error 2>&1) || ! installed; then
-    fail "npm ci installs playwright-core in tests/browser" "$out"; exit 0
+    fail "npm ci installs playwright-core and axe-core in tests/browser" "$out"; exit 0
   fi
 fi
 

@@ -13,3 +13,6 @@ check() {
   local out
   if out=$("$@" 2>&1); then pass "$what"; else fail "$what" "$out"; fi
 }
+# unmeasured FILE: a program's stdout without its "== measured ... ==" sections,
+# the only output allowed to vary from run to run (wall-clock timings).
+unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip = 0 } !skip' "$1"; }

@@ -16,14 +16,22 @@
 //   - ids are unique
 //   - the prev/next links point at the neighbouring chapters, and home at index.html
 //   - a full-page screenshot in BUILD/screenshots/NAME.png
+//   - axe-core (npm) finds no serious or critical accessibility violation
 // At phone width (390 px): the page does not scroll sideways (code blocks may
 // scroll inside their own box); screenshot BUILD/screenshots/NAME-phone.png.
+// Then, once, the reader's tools from file:// (book/book.js): search, theme
+// switch (system setting, remembered, figures darkened), copy buttons, the
+// arrow keys, a reference into another chapter; and dark screenshots
+// (NAME-dark.png, NAME-phone-dark.png) of the first chapter.
 
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const BUILD = path.resolve(process.argv[2] || 'build');
 const HTML = path.join(BUILD, 'html');
@@ -286,11 +294,25 @@ async function main() {
           chapterPages.filter((p) => !hrefs.has(p)).map((p) => `no link to ${p}`));
       }
 
+      // Accessibility: axe-core, serious and critical violations only.
+      try {
+        await page.addScriptTag({ path: AXE });
+        const v = await page.evaluate(async () => {
+          // eslint-disable-next-line no-undef
+          const r = await axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')
+            .map((x) => `${x.impact}: ${x.id} (${x.nodes.length}x): ${x.help}; e.g. ` +
+              x.nodes.slice(0, 2).map((nd) => nd.target.join(' ')).join(', '));
+        });
+        check(`${name}: axe finds no serious accessibility violation`, v);
+      } catch (e) { result(false, `${name}: axe ran`, String(e.message || e)); }
+
       // A page that shows nothing (blank, or styles gone) makes a tiny PNG.
       let shot = [];
       const png = path.join(SHOTS, name.replace(/\.html$/, '.png'));
       try {
-        await page.screenshot({ path: png, fullPage: true });
+        // The whole book on one page is too tall for one picture: its first screen.
+        await page.screenshot({ path: png, fullPage: name !== 'book.html' });
         const size = fs.statSync(png).size;
         if (size < 20000) shot = [`${png} is only ${size} bytes: does the page show anything?`];
       } catch (e) { shot = [String(e.message || e)]; }
@@ -309,10 +331,13 @@ async function main() {
           ...o.culprits);
       }
       check(`${name}: no sideways scrolling at ${PHONE.width} px`, oprobs);
-      await pp.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')), fullPage: true })
+      await pp.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')),
+        fullPage: name !== 'book.html' })
         .catch(() => {});
       await pp.close();
     }
+
+    await readerTools(browser, desktop, phone);
 
     // Links into other pages: the target page has the id.
     const byFrom = {};
@@ -332,6 +357,185 @@ async function main() {
   } finally {
     await browser.close();
   }
+}
+
+// ---------------------------------------------------------------------------
+// The reader's tools, exercised the way a reader uses them, from file://.
+
+async function readerTools(browser, desktop, phone) {
+  const first = chapterPages.find((p) => fs.existsSync(path.join(HTML, p)));
+  if (!first) return;
+  const url = (p) => pathToFileURL(path.join(HTML, p)).href;
+  const page = await desktop.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url(first), { waitUntil: 'load' });
+
+  // Search: type, see results, follow the first one to its section.
+  {
+    const probs = [];
+    await page.fill('#search', 'softmax temperature');
+    try {
+      await page.waitForSelector('#search-results li a', { timeout: 5000 });
+      const hits = await page.$$eval('#search-results li a', (as) => as.map((a) => a.getAttribute('href')));
+      if (hits.length === 0) probs.push('no results for "softmax temperature"');
+      await page.press('#search', 'Enter');
+      await page.waitForURL((u) => u.href.includes(hits[0].split('#')[0]), { timeout: 5000 });
+      const hash = decodeURIComponent(new URL(page.url()).hash.slice(1));
+      if (hash && !(await page.$(`[id="${hash}"]`))) probs.push(`result ${hits[0]}: no id "${hash}" there`);
+    } catch (e) { probs.push(String(e.message || e).split('\n')[0]); }
+    check('search from file:// finds "softmax temperature" and Enter opens the section', probs);
+  }
+
+  // Theme: switch, remembered across pages; the system setting when unset.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    const look = () => page.evaluate(() => ({
+      theme: document.documentElement.dataset.theme || '',
+      bg: getComputedStyle(document.body).backgroundColor,
+      fig: getComputedStyle(document.querySelector('figure img') || document.body).filter,
+    }));
+    const before = await look();
+    await page.click('#theme');
+    const after = await look();
+    if (after.bg === before.bg) probs.push(`the background stayed ${before.bg}`);
+    if (after.theme !== 'dark') probs.push(`data-theme is "${after.theme}" after one click from light`);
+    if (!/invert/.test(after.fig)) probs.push(`figures are not darkened in dark mode (filter: ${after.fig})`);
+    await page.goto(url(chapterPages[chapterPages.length - 1]), { waitUntil: 'load' });
+    if ((await look()).theme !== 'dark') probs.push('the choice is not remembered on another page');
+    await page.click('#theme');
+    if ((await look()).theme !== 'light') probs.push('a second click does not switch back to light');
+    const sys = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
+    const sp = await sys.newPage();
+    await sp.goto(url(first), { waitUntil: 'load' });
+    const sysBg = await sp.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    if (sysBg === before.bg) probs.push(`with the system in dark mode the page stays ${sysBg}`);
+    await sp.screenshot({ path: path.join(SHOTS, first.replace(/\.html$/, '-dark.png')), fullPage: true });
+    await sys.close();
+    const sysPhone = await browser.newContext({ viewport: PHONE, colorScheme: 'dark', hasTouch: true });
+    const spp = await sysPhone.newPage();
+    await spp.goto(url(first), { waitUntil: 'load' });
+    await spp.screenshot({ path: path.join(SHOTS, first.replace(/\.html$/, '-phone-dark.png')), fullPage: true });
+    await sysPhone.close();
+    check('theme: switches, is remembered, follows the system setting, darkens figures', probs);
+  }
+
+  // The sidebar marks the section being read.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    const ids = await page.$$eval('#TOC a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
+    const target = ids[Math.floor(ids.length / 2)];
+    if (!target) probs.push('the sidebar has no section links');
+    else {
+      await page.evaluate((i) => { document.getElementById(decodeURIComponent(i)).scrollIntoView(); scrollBy(0, 10); }, target);
+      await page.waitForTimeout(300);
+      const cur = await page.$$eval('#TOC a.current', (as) => as.map((a) => a.getAttribute('href')));
+      if (cur.length !== 1 || cur[0] !== '#' + target) probs.push(`scrolled to #${target}, the sidebar marks ${cur.join(', ') || 'nothing'}`);
+    }
+    check('the sidebar marks the section scrolled to', probs);
+  }
+
+  // Copy: every listing and output has a button; it copies the code.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    const counts = await page.evaluate(() => ({
+      boxes: document.querySelectorAll('.listing, .program-output').length,
+      buttons: document.querySelectorAll('.listing > button.copy, .program-output > button.copy').length,
+    }));
+    if (counts.boxes === 0 || counts.boxes !== counts.buttons) {
+      probs.push(`${counts.buttons} copy buttons for ${counts.boxes} listings and outputs`);
+    }
+    await page.evaluate(() => {
+      window.__copied = null;
+      const fake = (t) => { window.__copied = t; return Promise.resolve(); };
+      if (navigator.clipboard) navigator.clipboard.writeText = fake;
+      document.execCommand = () => { window.__copied = document.activeElement.value; return true; };
+    });
+    await page.click('.listing > button.copy');
+    const got = await page.evaluate(() => ({
+      copied: window.__copied, text: document.querySelector('.listing pre').innerText.replace(/\n$/, ''),
+      label: document.querySelector('.listing > button.copy').textContent,
+    }));
+    if (got.copied !== got.text) probs.push(`copied ${JSON.stringify((got.copied || '').slice(0, 40))}, ` +
+      `the listing starts ${JSON.stringify(got.text.slice(0, 40))}`);
+    if (got.label !== 'Copied') probs.push(`the button says "${got.label}" after a click`);
+    check(`copy buttons on every listing and output of ${first} (${counts.boxes}) copy the code`, probs);
+  }
+
+  // Keys: right arrow to the next chapter, left arrow back.
+  if (chapterPages.length > 1) {
+    const probs = [];
+    await page.goto(url(chapterPages[0]), { waitUntil: 'load' });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.href.endsWith(chapterPages[1]), { timeout: 5000 })
+      .catch(() => probs.push(`→ on ${chapterPages[0]} went to ${page.url()}`));
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForURL((u) => u.href.endsWith(chapterPages[0]), { timeout: 5000 })
+      .catch(() => probs.push(`← on ${chapterPages[1]} went to ${page.url()}`));
+    await page.focus('#search');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(300);
+    if (!page.url().endsWith(chapterPages[0])) probs.push('→ in the search box changed the page');
+    check('← / → keys go to the previous / next chapter (not while typing)', probs);
+  }
+
+  // A reference into another chapter: "Figure N.k" / "Section N.k" that opens
+  // the other page at the label.
+  {
+    const probs = [];
+    let found = null;
+    for (const p of chapterPages) {
+      await page.goto(url(p), { waitUntil: 'load' });
+      found = await page.evaluate(() => {
+        const a = [...document.querySelectorAll('main a[href*=".html#"]')]
+          .find((x) => /^(Figure|Section|Equation|Chapter) \d+(\.\d+)*$/.test(x.textContent.trim()));
+        return a ? { href: a.getAttribute('href'), text: a.textContent.trim() } : null;
+      });
+      if (found) { found.from = p; break; }
+    }
+    if (!found) probs.push('no chapter has a reference into another chapter');
+    else {
+      await page.click(`main a[href="${found.href}"]`);
+      await page.waitForLoadState('load');
+      const id = decodeURIComponent(found.href.split('#')[1]);
+      const ok = await page.evaluate((i) => {
+        const el = document.getElementById(i);
+        if (!el) return 'missing';
+        const r = el.getBoundingClientRect();
+        return r.top < innerHeight && r.bottom > 0 ? 'shown' : 'not scrolled into view';
+      }, id);
+      if (ok !== 'shown') probs.push(`${found.from}: "${found.text}" -> ${found.href}: target ${ok}`);
+      const num = found.text.split(' ')[1];
+      const label = await page.evaluate((i) => {
+        const el = document.getElementById(i);
+        return el ? (el.closest('figure') || el).textContent.slice(0, 300) : '';
+      }, id);
+      if (!label.includes(num)) probs.push(`the target of "${found.text}" does not show the number ${num}`);
+    }
+    check(`a reference into another chapter opens there${found ? ` (${found.from}: ${found.text})` : ''}`, probs);
+  }
+  // Keyboard: the first Tab reaches the skip link, which moves focus to the
+  // text; "/" jumps to the search box.
+  {
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    await page.keyboard.press('Tab');
+    const f1 = await page.evaluate(() => document.activeElement.className);
+    if (f1 !== 'skip') probs.push(`the first Tab focuses "${f1}", not the skip link`);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(200);
+    const f2 = await page.evaluate(() => document.activeElement.id);
+    if (f2 !== 'content') probs.push(`the skip link leaves focus on "${f2}"`);
+    await page.keyboard.press('/');
+    const f3 = await page.evaluate(() => document.activeElement.id);
+    if (f3 !== 'search') probs.push(`"/" focuses "${f3}", not the search box`);
+    check('keyboard: skip link to the text, "/" to search', probs);
+  }
+  check("the reader's tools raise no page errors", errors);
+  await page.close();
 }
 
 const timer = setTimeout(() => {

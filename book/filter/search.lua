@@ -1,0 +1,49 @@
+-- search.lua -- the records of the offline search: one per section of a
+-- chapter page (page, id, number and title, text), written as JavaScript
+-- object literals to LITERATE_DEPS with ".search" for ".d". The Makefile
+-- joins them into BUILD/html/search-index.js, which book/book.js loads with a
+-- <script> tag (fetch() does not work from file://).
+local util = require('filter.util')
+local book = require('filter.book')
+
+local M = {}
+
+local function json(s)
+  return '"' .. s:gsub('[%c"\\]', function(c)
+    if c == '"' then return '\\"' elseif c == '\\' then return '\\\\'
+    elseif c == '\n' or c == '\t' or c == '\r' then return ' ' end
+    return string.format('\\u%04x', c:byte())
+  end) .. '"'
+end
+
+function M.write(blocks)
+  local deps_file = os.getenv('LITERATE_DEPS')
+  if not deps_file then return end
+  local page = book.html_name(book.chapter_files[1])
+  local records, cur = {}, nil
+  local number = {}
+  for _, b in ipairs(blocks) do
+    if b.t == 'Header' and b.level <= 3 then
+      local title = pandoc.utils.stringify(b.content)
+      if not b.classes:includes('unnumbered') then
+        number[b.level] = (number[b.level] or 0) + 1
+        for l = b.level + 1, 6 do number[l] = nil end
+        local parts = { tostring(book.cur.number) }
+        for l = 2, b.level do parts[#parts + 1] = tostring(number[l] or 0) end
+        title = table.concat(parts, '.') .. ' ' .. title
+      end
+      cur = { id = b.level == 1 and '' or b.identifier, title = title, text = {} }
+      records[#records + 1] = cur
+    elseif cur then
+      cur.text[#cur.text + 1] = pandoc.utils.stringify(b)
+    end
+  end
+  local out = {}
+  for _, r in ipairs(records) do
+    out[#out + 1] = string.format('{p:%s,i:%s,t:%s,x:%s}', json(page), json(r.id), json(r.title),
+      json(table.concat(r.text, ' '):gsub('%[@[^%]]*%]', ''):gsub('%s+', ' ')))
+  end
+  util.write_atomically(deps_file:gsub('%.d$', '') .. '.search', table.concat(out, ',\n') .. (#out > 0 and ',\n' or ''))
+end
+
+return M
