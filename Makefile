@@ -4,8 +4,10 @@
 #   figures/*.gp + B/data --gnuplot--> B/figures/*.svg, *.pdf
 #   chapters/*.md + book/ --pandoc + book/literate.lua--> B/html/, B/attention-in-c.pdf
 #
-# Every recipe writes a temporary file and renames it, so a failed step never
-# leaves a half-written target. V=1 shows full commands. B=DIR builds elsewhere.
+# Every recipe writes a temporary file named after its shell's process id
+# ($@.tmp.$$$$) and renames it, so a failed or killed step never leaves a
+# half-written target, and two makes in one build directory never share a
+# temporary file. V=1 shows full commands. B=DIR builds elsewhere.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
@@ -34,6 +36,12 @@ SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 PANDOC   := pandoc
 GNUPLOT  := gnuplot
+
+# A make killed midway leaves its temporaries (*.tmp.PID, *.tmp.PID.err,
+# tex.tmp.PID/): the next make removes those whose process is gone.
+_ := $(shell [ -d $(B) ] && find $(B) -name '*.tmp.[0-9]*' -prune 2>/dev/null | while read -r f; do \
+  p=$$(echo "$$f" | sed 's/.*\.tmp\.\([0-9]*\).*/\1/'); \
+  [ -n "$$p" ] && [ ! -d /proc/$$p ] && rm -rf "$$f"; done)
 
 # --------------------------------------------------------------------------
 # What exists
@@ -88,12 +96,14 @@ help:
 $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
+	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
 
 $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp -MF $(@:.o=.d) -MT $@ && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
+	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
 
 # The library is built once, as one static archive (ar D: no timestamps, so it
 # is reproducible); programs, unit tests and the reference driver link it, and
@@ -101,11 +111,11 @@ $(B)/san/%.o: code/%.c
 $(LIB): $(LIB_OBJS)
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
-	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
+	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
-	$(Q)rm -f $@.tmp && ar rcsD $@.tmp $^ && mv $@.tmp $@
+	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 
 # A program depends on the archive members it links (read from the linker's map
 # into a .d file), not on the whole archive: editing one module reruns only the
@@ -113,17 +123,17 @@ $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 $(B)/bin/%: $(B)/obj/%.o | $(LIB)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -Wl,-Map=$@.map -o $@.tmp \
-	  && { printf '%s:' $@; grep -o 'libattention\.a([a-z_0-9]*\.o)' $@.map | sort -u \
+	$(Q)t=$@.tmp.$$$$; $(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -Wl,-Map=$$t.map -o $$t \
+	  && { printf '%s:' $@; grep -o 'libattention\.a([a-z_0-9]*\.o)' $$t.map | sort -u \
 	       | sed 's/.*(\(.*\)\.o)/\1/' | while read -r m; do \
-	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $(B)/obj/$*.link.d.tmp \
-	  && sed 's/^[^:]*://; s/ /\n/g' $(B)/obj/$*.link.d.tmp | sed '/^$$/d; s/$$/:/' \
-	     >> $(B)/obj/$*.link.d.tmp && mv $(B)/obj/$*.link.d.tmp $(B)/obj/$*.link.d \
-	  && rm -f $@.map && mv $@.tmp $@
+	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $$t.d \
+	  && sed 's/^[^:]*://; s/ /\n/g' $$t.d | sed '/^$$/d; s/$$/:/' >> $$t.d \
+	  && mv $$t.d $(B)/obj/$*.link.d && rm -f $$t.map && mv $$t $@ \
+	  || { rm -f $$t $$t.map $$t.d; exit 1; }
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # A chapter program may print the flags it was built with (ch05's measured section).
 $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
@@ -138,17 +148,23 @@ programs: $(BINS)
 # made the next make (which reads their .d files) rebuild everything once.
 .SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o)
 
+# Keep the programs' object files: deleted as intermediates, they would be
+# remade by the next make (their .d files name them), and so would everything
+# downstream of the programs.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
+
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
 
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*)
 	@mkdir -p $(@D) $(B)/data
-	$(Q)rm -rf $(B)/data/$*.tmp; \
-	if $< --data $(B)/data/$*.tmp > $@.tmp; then \
-	  rm -rf $(B)/data/$* && mv $(B)/data/$*.tmp $(B)/data/$* && mv $@.tmp $@; \
+	$(Q)rm -f $@; tmp=$(B)/data/$*.tmp.$$$$; rm -rf $$tmp; \
+	if $< --data $$tmp > $@.tmp.$$$$; then \
+	  { rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$*; } \
+	    || { rm -rf $$tmp; [ -d $(B)/data/$* ]; }; mv $@.tmp.$$$$ $@; \
 	else \
-	  rm -rf $(B)/data/$*.tmp $@.tmp; echo "error: $* failed" >&2; exit 1; \
+	  rm -rf $$tmp $@.tmp.$$$$; echo "error: $* failed" >&2; exit 1; \
 	fi
 
 outputs: $(OUTS)
@@ -156,6 +172,9 @@ outputs: $(OUTS)
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
 
+# gnuplot only warns about a data file it cannot open, and draws the figure
+# without that curve: any warning on its stderr fails the figure, and the
+# message names the script and the missing file.
 # cairo 1.16 stamps each PDF with the time it was drawn: put SOURCE_DATE_EPOCH
 # there instead (same length, so the PDF's byte offsets stay right).
 FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
@@ -170,9 +189,11 @@ $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).g
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$@.tmp'; data='$(B)/data/$(call program_of,$(1))/'" $$< \
-	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$@.tmp && mv $$@.tmp $$@ \
-	  || { rm -f $$@.tmp; exit 1; }
+	$$(Q)t=$$@.tmp.$$$$$$$$; TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$$$t'; data='$(B)/data/$(call program_of,$(1))/'" \
+	  $$< 2> $$$$t.err && ! grep -qiE 'warning|error' $$$$t.err \
+	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$$$t && mv $$$$t $$@ && rm -f $$$$t.err \
+	  || { echo "error: $$<: gnuplot failed or warned (a broken figure breaks the build):" >&2; \
+	       sed 's/^/  /' $$$$t.err >&2; rm -f $$$$t $$$$t.err; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 
@@ -196,11 +217,18 @@ $(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call prog
 	  rm -rf $$$$t; exit 1; fi
 $(B)/figures/$(1).svg: $(B)/figures/$(1).pdf
 	$$(call say,SVG,$$@)
-	$$(Q)pdftocairo -svg $$< $$@.tmp && mv $$@.tmp $$@
+	$$(Q)pdftocairo -svg $$< $$@.tmp.$$$$$$$$ && mv $$@.tmp.$$$$$$$$ $$@
 endef
 $(foreach f,$(DIAG_NAMES),$(eval $(call DIAGRAM_RULES,$(f))))
 
 figures: $(SVGS) $(PDFFIGS)
+
+# A figure that a chapter uses (the dependency files name it) but whose script
+# is gone: fail, rather than let the figure drawn earlier stand in for it.
+$(B)/figures/%.svg $(B)/figures/%.pdf: FORCE
+	@echo "error: figures/$*.gp: no such figure script, but a chapter uses $@" >&2; exit 1
+.PHONY: FORCE
+FORCE:
 
 # --------------------------------------------------------------------------
 # The book
@@ -220,19 +248,29 @@ $(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS)
 	$(Q)$(LITERATE) LITERATE_LABELS=$@ $(PANDOC) --from markdown --to plain \
 	  --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null
 
-$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS)
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/$*.html.d \
+	$(Q)d=$(B)/deps/tmp.$$$$; mkdir -p $$d; \
+	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$d/$*.html.d \
 	  $(PANDOC_HTML) --toc --toc-depth 2 --number-sections \
 	  --number-offset $$(( 10#$$(echo $* | cut -c1-2) - 1 )) \
 	  --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1)" \
-	  $< -o $@.tmp && mv $@.tmp $@
+	  $< -o $@.tmp.$$$$ || { rm -rf $$d $@.tmp.$$$$; exit 1; }; \
+	mv $$d/$*.html.* $(B)/deps/ && rmdir $$d \
+	  && mv $@.tmp.$$$$ $@
 
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D)
-	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp && mv $@.tmp $@
+	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
+# Snippet and solution markers in the C sources pair up: an error names the C
+# file and line, before any chapter tries to cut a listing from them.
+CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
+$(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
+	@mkdir -p $(@D)
+	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; touch $@
 
 # The whole book on one page, for printing and for Ctrl-F.
 $(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
@@ -240,7 +278,7 @@ $(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVG
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.html.d \
 	  $(PANDOC_HTML) --toc --toc-depth 1 --number-sections --metadata whole-book=true \
-	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp && mv $@.tmp $@
+	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # The offline search index: the filter wrote one record per section of each
 # chapter page; book/book.js loads this file with a <script> tag.
@@ -248,7 +286,7 @@ $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@)
 	$(Q){ echo '// Search records of the book (made by book/filter/search.lua).'; \
 	  echo 'window.BOOK_SEARCH = ['; cat $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search); \
-	  echo '];'; } > $@.tmp && mv $@.tmp $@
+	  echo '];'; } > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # Each chapter's program with the library, as a reproducible tarball.
 $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS)
@@ -260,15 +298,15 @@ $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS)
 	    '  cc -std=c11 -O2 -ffp-contract=off -Icode/lib code/$*.c code/lib/*/*.c -lm -o $*' \
 	    '  ./$* --help' > $(B)/dl/$*/README.txt \
 	  && tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
-	    --mode=u+rw,go+r,go-w -C $(B)/dl -cf - $* | gzip -9n > $@.tmp && mv $@.tmp $@ \
+	    --mode=u+rw,go+r,go-w -C $(B)/dl -cf - $* | gzip -9n > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ \
 	  && rm -rf $(B)/dl/$*
 
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh \
     book/check-dead.sh
-	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp
-	$(Q)sed 's/^/warning: /' $@.tmp >&2; mv $@.tmp $@
+	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
+	  && sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
 html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
@@ -292,20 +330,30 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
   -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
   -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue
 
-$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS)
+# LaTeX runs in a folder of its own (tex.tmp.PID), seeded with the auxiliary
+# files of the last complete run, and is rerun until those files stop changing
+# (page labels, contents and references then agree with the pages); if LaTeX
+# fails on the saved files, it starts once more without them. Only a
+# complete run replaces $(B)/tex and the PDF, so a run killed at any moment
+# leaves nothing half-written behind; the next make removes the leftover folder.
+TEX_AUX := book.aux book.toc book.out
+$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
-	@mkdir -p $(@D) $(B)/deps $(B)/tex
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.pdf.d \
-	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $(B)/tex/book.tex
-	@# Passes until the .aux and .toc stop changing: hyperref's page labels come
-	@# from the previous pass's .aux without a "Rerun" warning.
-	$(Q)cd $(B)/tex && for pass in 1 2 3 4; do \
-	  cat book.aux book.toc > state.prev 2>/dev/null || :; \
-	  xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1 \
-	    || { grep -A5 '^!' book.log >&2; rm -f book.pdf; exit 1; }; \
-	  ! grep -q 'Rerun to get' book.log && cat book.aux book.toc 2>/dev/null | cmp -s - state.prev && break; \
-	done
-	$(Q)mv $(B)/tex/book.pdf $@
+	@mkdir -p $(@D) $(B)/deps
+	$(Q)w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
+	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
+	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
+	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
+	( cd $$w && pass=0 && retried= && while [ $$pass -lt 6 ]; do pass=$$((pass + 1)); \
+	  before=$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum); \
+	  if ! xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then \
+	    if [ -z "$$retried" ]; then retried=1; pass=0; rm -f $(TEX_AUX); continue; fi; \
+	    echo "error: xelatex failed, see $$w/book.log:" >&2; grep -A5 '^!' book.log >&2; exit 1; \
+	  fi; \
+	  if [ "$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum)" = "$$before" ]; then exit 0; fi; done; \
+	  echo "error: LaTeX's auxiliary files in $$w still change after 6 runs" >&2; exit 1 ); \
+	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
+	{ rm -rf $(B)/tex && mv -T $$w $(B)/tex; } || rm -rf $$w; mv $@.tmp.$$$$ $@
 
 pdf: $(PDF)
 
@@ -313,18 +361,18 @@ pdf: $(PDF)
 $(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
 	@mkdir -p $(@D) $(B)/deps
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
+	@# Then repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
+	$(Q)t=$(abspath $@).tmp.$$$$; $(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
 	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
 	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
 	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
 	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
-	  $(CHAPTERS) book/backmatter.md -o $@.tmp
-	@# Repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
-	$(Q)rm -rf $@.d && unzip -q -d $@.d $@.tmp && rm -f $@.tmp \
-	  && find $@.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
-	  && cd $@.d && TZ=UTC zip -X0q $(abspath $@.tmp) mimetype \
-	  && TZ=UTC zip -X9q $(abspath $@.tmp) $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort) \
-	  && cd - >/dev/null && rm -rf $@.d && mv $@.tmp $@
+	  $(CHAPTERS) book/backmatter.md -o $$t \
+	  && rm -rf $$t.d && unzip -q -d $$t.d $$t && rm -f $$t \
+	  && find $$t.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
+	  && (cd $$t.d && TZ=UTC zip -X0q $$t mimetype \
+	      && TZ=UTC zip -X9q $$t $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort)) \
+	  && rm -rf $$t.d && mv $$t $@ || { rm -rf $$t $$t.d; exit 1; }
 
 epub: $(EPUB)
 
@@ -347,12 +395,14 @@ SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 $(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
+	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	$(call say,CC-SAN,$<)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
+	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 
 # The PyTorch reference driver: tests/reference/driver.c plus one table of
 # wrappers per tests/reference/fns_*.c, listed in a generated header.
@@ -362,13 +412,14 @@ $(B)/tests/ref/ref_tables.h: Makefile $(REF_FNS)
 	$(Q){ $(foreach f,$(REF_FNS),echo 'extern const ref_entry REF_$(basename $(notdir $(f)))[];';) \
 	  echo 'static const ref_entry *const REF_TABLES[] = {'; echo '    REF_core,'; \
 	  $(foreach f,$(REF_FNS),echo '    REF_$(basename $(notdir $(f))),';) echo '    NULL,'; echo '};'; \
-	} > $@.tmp && mv $@.tmp $@
+	} > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 $(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver.h \
     $(B)/tests/ref/ref_tables.h $(LIB)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d -MT $@ \
-	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ \
+	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp.$$$$ \
+	  && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
 refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)
@@ -394,7 +445,7 @@ PY3          := /usr/bin/python3
 $(B)/bench/bench_attention: $(BENCH_SRCS) $(wildcard code/lib/*/*.h)
 	$(call say,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp && mv $@.tmp $@
+	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 bench: $(B)/bench/bench_attention
 	@mkdir -p $(B)/bench
@@ -447,7 +498,7 @@ $(B)/gradescope/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 # --------------------------------------------------------------------------
 # Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
 
-DEB_PACKAGES := make gcc libc6-dev pkg-config pandoc gnuplot-nox \
+DEB_PACKAGES := make gcc clang libc6-dev pkg-config pandoc gnuplot-nox \
   texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
   lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind zip unzip libxml2-utils \
   texlive-pictures python3 python3-numpy python3-torch libopenblas0-pthread chromium chromium-driver

@@ -13,8 +13,11 @@ if (!exists('fig_w')) fig_w = 1.0
 if (!exists('fig_h')) fig_h = 1.0
 
 if (term eq 'svg') {
-    set terminal svg size 720*fig_w, 440*fig_h dynamic enhanced \
-        font 'DejaVu Sans,13' linewidth 1.4 background rgb 'white'
+    # The SVG is scaled to the page's width, so its text is sized against the
+    # figure's width, whatever fig_w is: 14 units in 640 is 16 px on a desktop
+    # and 9 px on a phone, where style.css keeps figures at least 26rem wide.
+    set terminal svg size 640*fig_w, 390*fig_h dynamic enhanced \
+        font sprintf('DejaVu Sans,%.1f', 14*fig_w) linewidth 1.3 background rgb 'white'
 } else {
     set terminal pdfcairo size 5.6*fig_w, 3.4*fig_h enhanced \
         font 'DejaVu Sans,9' linewidth 1.2

@@ -41,4 +41,24 @@ rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
   TAP_N=1000; fail "the browser test finished" "node exited with status $rc (124 = timed out)"
 fi
+# Printing a chapter (Chromium's print to PDF) never leaves a listing's or an
+# output's label alone at the foot of a page, away from its block.
+PT=$(mktemp -d)
+stranded=()
+for html in "$B"/html/[0-9][0-9]-*.html; do
+  name=$(basename "$html" .html)
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --no-pdf-header-footer --print-to-pdf="$PT/$name.pdf" "file://$(realpath "$html")" >/dev/null 2>&1
+  [ -s "$PT/$name.pdf" ] || { stranded+=("$name: Chromium printed no PDF"); continue; }
+  grep -o 'class="\(listing\|output\)-label">[^<]*' "$html" | sed 's/^[^>]*>//; s/&amp;/\&/g; s/&lt;/</g; s/&gt;/>/g' \
+    | sed 's/[[:space:]]\+/ /g; s/ *$//' | sort -u > "$PT/labels"
+  pages=$(pdfinfo "$PT/$name.pdf" 2>/dev/null | sed -n 's/^Pages: *//p')
+  for ((p = 1; p < ${pages:-0}; p++)); do
+    last=$(pdftotext -f $p -l $p -layout "$PT/$name.pdf" - 2>/dev/null | sed 's/[[:space:]]\+/ /g; s/^ //; s/ *$//' | grep -v '^$' | tail -n 1)
+    if [ -n "$last" ] && grep -qxF -- "$last" "$PT/labels"; then stranded+=("$name: page $p ends with the label '$last'"); fi
+  done
+done
+rm -rf "$PT"
+if [ ${#stranded[@]} -eq 0 ]; then pass "printed chapters keep every listing label with its listing"
+else fail "printed chapters keep every listing label with its listing" "$(printf '%s\n' "${stranded[@]}")"; fi
 exit 0

@@ -187,3 +187,57 @@ else:
             out.append(f'page {p}, {far:.1f} pt into the margin: {text[:90]}')
     result(not out, f'no text runs off the text block ({left:.1f}..{right:.1f} pt, {len(lines)} lines)', out)
 EOF
+
+# ---- page labels: the page where chapter 1 starts is labelled "1" (arabic),
+# the pages before it roman. The labels live in the catalog, which xdvipdfmx
+# may put in a compressed object stream: read every stream.
+pdftotext "$PDF" - 2>/dev/null | python3 -c '
+import re, sys, zlib
+pages = sys.stdin.read().split("\f")
+first = next((i for i, p in enumerate(pages) if p.strip().startswith("Chapter 1")), None)
+d = open(sys.argv[1], "rb").read()
+texts = [d]
+for m in re.finditer(rb"stream\r?\n(.*?)endstream", d, re.S):
+    try:
+        texts.append(zlib.decompress(m.group(1)))
+    except Exception:
+        pass
+labels = None
+for t in texts:
+    m = re.search(rb"/PageLabels\s*<<\s*/Nums\s*\[(.*?)\]\s*>>", t, re.S)
+    if m:
+        labels = [(int(i), s.decode()) for i, s in re.findall(rb"(\d+)\s*<<[^>]*/S\s*/(\w)", m.group(1))]
+
+arabic = [i for i, s in (labels or []) if s == "D"]
+ok = first is not None and labels is not None and arabic[:1] == [first]
+print(("ok" if ok else "not ok") + " - PDF page labels: arabic page 1 is where chapter 1 starts")
+if not ok:
+    print(f"# chapter 1 starts at page index {first}; /PageLabels: {labels}")
+' "$PDF" "$TAP_N"
+
+# ---- contents: every section number stands apart from its title (a number
+# box too narrow for "4.10" makes the two touch or overlap).
+pdftotext -bbox-layout "$PDF" - 2>/dev/null | python3 -c '
+import re, sys, html
+bb = sys.stdin.read()
+pages = re.findall(r"<page [^>]*>(.*?)</page>", bb, re.S)
+bad, seen = [], 0
+for p, page in enumerate(pages, 1):
+    words_all = re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"[\d.]+\">(.*?)</word>", page)
+    if not any(w[2] == "Contents" for w in words_all[:3]) and not (seen and p <= seen + 2):
+        continue
+    if any(w[2] == "Chapter" for w in words_all[:2]):
+        break
+    seen = seen or p
+    for line in re.findall(r"<line [^>]*>(.*?)</line>", page, re.S):
+        ws = [(float(a), float(b), html.unescape(t)) for a, b, t in re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"[\d.]+\">(.*?)</word>", line)]
+        if not ws or not ws[0][2][:1].isdigit() or re.fullmatch(r"\d+", ws[0][2]) and len(ws) == 1:
+            continue   # not a numbered entry, or a page number on its own
+        if not re.fullmatch(r"\d+(\.\d+)*", ws[0][2]) or len(ws) < 2:
+            bad.append(f"page {p}: number runs into the title: {ws[0][2]}")
+        elif ws[1][0] - ws[0][1] < 3.0:
+            bad.append(f"page {p}: {ws[0][2]} is {ws[1][0] - ws[0][1]:.1f} pt from \"{ws[1][2]}\"")
+print(("ok" if seen and not bad else "not ok") + " - PDF contents: section numbers stand apart from their titles")
+for b in (bad if seen else ["no contents page found"])[:10]:
+    print("# " + b)
+'

@@ -22,10 +22,16 @@ expect_reject() {
   fi
 }
 
+# test_args NAME: the arguments a slow program asks the tests to run it with,
+# from a line "// Test args: ..." in code/NAME.c (none for most programs).
+test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
+
 for bin in "$B"/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
+  rm -rf "$T"/d1 "$T"/d2 "$T"/d3 "$T"/dc
+  read -r -a A <<< "$(test_args "$p")"
 
-  run "$bin"
+  run "$bin" "${A[@]}"
   if [ "$rc" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then pass "$p runs with no arguments"
   else fail "$p runs with no arguments" "exit $rc: $(head -c 300 "$T/err")"; fi
   cp "$T/out" "$T/first"
@@ -34,12 +40,12 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
   if [ -z "$long" ]; then pass "$p prints lines of at most 80 columns"
   else fail "$p prints lines of at most 80 columns" "$long"; fi
 
-  run "$bin"   # timings ("== measured ... ==", measured_*) may differ, nothing else
+  run "$bin" "${A[@]}"   # timings ("== measured ... ==", measured_*) may differ, nothing else
   if cmp -s <(unmeasured "$T/out") <(unmeasured "$T/first"); then
     pass "$p is deterministic (same stdout twice)"
   else fail "$p is deterministic (same stdout twice)" "$(diff "$T/first" "$T/out" | head)"; fi
 
-  run "$bin" --data "$T/d1"; run "$bin" --data "$T/d2"
+  run "$bin" "${A[@]}" --data "$T/d1"; run "$bin" "${A[@]}" --data "$T/d2"
   if [ "$rc" -eq 0 ] && diff -r -x 'measured_*' "$T/d1" "$T/d2" >/dev/null && [ -s "$T/d1/values.tsv" ]; then
     pass "$p --data writes the same data twice"
   else fail "$p --data writes the same data twice" "exit $rc"; fi
@@ -47,9 +53,9 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
     pass "$p prints the same with --data"
   else fail "$p prints the same with --data"; fi
 
-  run "$bin" --seed 7
+  run "$bin" "${A[@]}" --seed 7
   if [ "$rc" -eq 0 ]; then pass "$p --seed 7 runs"; else fail "$p --seed 7 runs" "exit $rc"; fi
-  cp "$T/out" "$T/seed7"; run "$bin" --seed=7
+  cp "$T/out" "$T/seed7"; run "$bin" "${A[@]}" --seed=7
   if cmp -s <(unmeasured "$T/out") <(unmeasured "$T/seed7"); then
     pass "$p --seed=7 equals --seed 7"
   else fail "$p --seed=7 equals --seed 7"; fi
@@ -57,16 +63,60 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
   run "$bin" --help
   if [ "$rc" -eq 0 ] && grep -q '^usage:' "$T/out"; then pass "$p --help"
   else fail "$p --help" "exit $rc"; fi
+  timeout 60 "$bin" --help > /dev/full 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 2 ] && grep -q "standard output" "$T/err"; then pass "$p --help says when stdout cannot be written"
+  else fail "$p --help says when stdout cannot be written" "exit $rc: $(cat "$T/err")"; fi
 
   expect_reject "an unknown option" "$bin" --bogus
   expect_reject "a positional argument" "$bin" extra
   expect_reject "--data into a missing directory" "$bin" --data "$T/no/such/dir"
   expect_reject "--data without a value" "$bin" --data
+  expect_reject "an argument after --" "$bin" -- extra
+  run "$bin" "${A[@]}" --
+  if [ "$rc" -eq 0 ] && cmp -s <(unmeasured "$T/out") <(unmeasured "$T/first"); then pass "$p accepts a final --"
+  else fail "$p accepts a final --" "exit $rc: $(head -c 300 "$T/err")"; fi
+
+  # refusals name their cause (the system's reason after the last colon)
+  : > "$T/plainfile"
+  expect_reject "--data naming a regular file" "$bin" --data "$T/plainfile"
+  grep -q "not a directory" "$T/err" || fail "$p: --data on a file says 'not a directory'" "$(cat "$T/err")"
+  expect_reject "--data in an unwritable place" "$bin" --data /sys
+  grep -qE "/sys': [A-Z][a-z]+" "$T/err" || fail "$p: unwritable --data says why" "$(cat "$T/err")"
+
+  # stdout closed: refused, and nothing of the report lands in a data file
+  rm -rf "$T/dc"; timeout 120 "$bin" "${A[@]}" --data "$T/dc" >&- 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 2 ] && ! grep -rqs '^== ' "$T/dc"; then pass "$p refuses to run with stdout closed"
+  else fail "$p refuses to run with stdout closed" "exit $rc; $(grep -rls '^== ' "$T/dc")"; fi
+  # stderr closed: the data files stay clean too
+  timeout 120 "$bin" "${A[@]}" --data "$T/dc" >/dev/null 2>&-
+  if diff -r -x 'measured_*' "$T/dc" "$T/d1" >/dev/null; then pass "$p with stderr closed writes the usual data"
+  else fail "$p with stderr closed writes the usual data" "$(diff -r "$T/dc" "$T/d1" | head -n 3)"; fi
+
+  # a reused --data folder: the previous run's files go, other files stay
+  echo old > "$T/d1/from_an_earlier_run.dat"; echo from_an_earlier_run.dat >> "$T/d1/.report-files"
+  echo mine > "$T/d1/not_ours.txt"
+  run "$bin" "${A[@]}" --data "$T/d1"
+  if [ ! -e "$T/d1/from_an_earlier_run.dat" ] && [ -e "$T/d1/not_ours.txt" ] \
+     && diff -r -x not_ours.txt -x 'measured_*' "$T/d1" "$T/d2" >/dev/null
+  then pass "$p: a reused --data folder keeps no file of the previous run"
+  else fail "$p: a reused --data folder keeps no file of the previous run" "$(ls -A "$T/d1")"; fi
+
+  # a write that fails names the file and fails the program
+  mkdir -p "$T/d3"; ln -s /dev/full "$T/d3/values.tsv"
+  run "$bin" "${A[@]}" --data "$T/d3"
+  if [ "$rc" -eq 1 ] && grep -q "d3/values.tsv" "$T/err"; then pass "$p names a data file it cannot write"
+  else fail "$p names a data file it cannot write" "exit $rc: $(cat "$T/err")"; fi
+  timeout 120 "$bin" "${A[@]}" > /dev/full 2>"$T/err"; rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "standard output" "$T/err"; then pass "$p says when stdout cannot be written"
+  else fail "$p says when stdout cannot be written" "exit $rc: $(cat "$T/err")"; fi
 
   # Every numeric option listed by --help, e.g. "  --seq-len N   ... (1..512, default 8)".
   "$bin" --help | sed -nE 's/^  (--[a-z-]+) [A-Z]+ .*\(([-0-9.e+]+)\.\.([-0-9.e+]+), default.*$/\1 \2 \3/p' \
     > "$T/opts"
-  echo "--seed 0 4294967295" >> "$T/opts"
+  if grep -q -- '--seed N .*(0\.\.4294967295, default' <("$bin" --help); then
+    pass "$p --help shows the seed range 0..4294967295"
+  else fail "$p --help shows the seed range 0..4294967295" "$("$bin" --help | grep -- --seed)"; fi
+  grep -q '^--seed ' "$T/opts" || echo "--seed 0 4294967295" >> "$T/opts"
   while read -r opt lo hi; do
     expect_reject "$opt without a value" "$bin" "$opt"
     expect_reject "$opt with an empty value" "$bin" "$opt" ""
@@ -79,6 +129,10 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
     expect_reject "$opt below its minimum" "$bin" "$opt" "$(awk -v v="$lo" 'BEGIN { print v - 1 }')"
     expect_reject "$opt above its maximum" "$bin" "$opt" "$(awk -v v="$hi" 'BEGIN { printf "%.0f", v + 1 }')"
     expect_reject "$opt -1" "$bin" "$opt" -1
+    for v in " 5" "5 " "+5" "-0" "0x10" "inf"; do expect_reject "$opt '$v'" "$bin" "$opt" "$v"; done
+    run "$bin" "$opt" 99999999999
+    if grep -q "$lo\.\.$hi" "$T/err" && ! grep -q 'e+' "$T/err"; then pass "$p $opt says its range as $lo..$hi"
+    else fail "$p $opt says its range as $lo..$hi" "$(cat "$T/err")"; fi
     if awk -v v="$lo" 'BEGIN { exit !(v > 0) }'; then expect_reject "$opt 0" "$bin" "$opt" 0; fi
   done < "$T/opts"
 done

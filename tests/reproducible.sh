@@ -53,6 +53,17 @@ why() {
   esac
 }
 
+# Measured timings differ from run to run by design: a program's stdout is
+# compared without its sections titled "== measured ... ==", and data files
+# named measured_* are not compared (CONTRIBUTING.md, "Measurements").
+unmeasured() { awk '/^== .* ==$/ { skip = ($0 ~ /^== measured/) } !skip' "$1"; }
+same_file() {
+  case $1 in
+    out/*.txt) cmp -s <(unmeasured "$B/$1") <(unmeasured "$R/$1") ;;
+    *) cmp -s "$B/$1" "$R/$1" ;;
+  esac
+}
+
 differ=0
 # same LABEL FILE... (paths relative to the build directory): one TAP line
 same() {
@@ -61,7 +72,7 @@ same() {
   for f in "$@"; do
     if [ ! -e "$B/$f" ]; then bad+=("$f: only in the second build")
     elif [ ! -e "$R/$f" ]; then bad+=("$f: not made by the second build")
-    elif ! cmp -s "$B/$f" "$R/$f"; then bad+=("$f differs:" "$(why "$B/$f" "$R/$f" | sed 's/^/  /')")
+    elif ! same_file "$f"; then bad+=("$f differs:" "$(why "$B/$f" "$R/$f" | sed 's/^/  /')")
     fi
   done
   if [ ${#bad[@]} -eq 0 ]; then pass "$label is reproducible$( [ $# -gt 1 ] && echo " ($# files)")"

@@ -7,9 +7,12 @@ make --no-print-directory -s B="$B" sanitize >&2 || { fail "sanitizer build"; ex
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+# arguments from a "// Test args: ..." line in the program's source (see programs.sh)
+test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
 for bin in "$B"/san/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
-  if timeout 600 "$bin" --data "$T/$p" >/dev/null 2>"$T/err"; then pass "$p under ASan+UBSan"
+  read -r -a A <<< "$(test_args "$p")"
+  if timeout 600 "$bin" "${A[@]}" --data "$T/$p" >/dev/null 2>"$T/err"; then pass "$p under ASan+UBSan"
   else fail "$p under ASan+UBSan" "$(head -n 20 "$T/err")"; fi
   # the same program refusing bad input must not leak or misbehave either
   timeout 60 "$bin" --seed nope >/dev/null 2>"$T/err"

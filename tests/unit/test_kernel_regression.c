@@ -136,7 +136,8 @@ Test(kernel_regression, bad_width_is_rejected) {
     cr_assert_eq(nw_weights(xq, 1, xt, 2, 0.0f, w), -1);
     cr_assert_eq(nw_weights(xq, 1, xt, 2, -1.0f, w), -1);
     cr_assert_eq(nw_weights(xq, 1, xt, 2, NAN, w), -1);
-    cr_assert_eq(nw_weights(xq, 0, xt, 2, 1.0f, w), -1);
+    cr_assert_eq(nw_weights(xq, 0, xt, 2, 1.0f, w), 0);   // no queries: nothing to do
+    cr_assert_eq(nw_weights(xq, -1, xt, 2, 1.0f, w), -1);
     cr_assert_float_eq(w[0], -7.0f, 0.0f);   // untouched
 }
 

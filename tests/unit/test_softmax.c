@@ -241,3 +241,22 @@ Test(softmax_backward, equals_jacobian_times_upstream) {
         cr_assert_float_eq(dx[j], s, 1e-6);
     }
 }
+
+// Large logits: softmax_rows_temp subtracts the row max before dividing by t,
+// so (x_j - max) / t keeps float precision; dividing first would round x_j / t
+// near 16667 to steps of 0.002 and lose ~1e-3 relative accuracy.
+Test(softmax, temperature_keeps_precision_for_large_logits) {
+    const float t = 0.3f;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        float x[4] = {5000.0f, 5000.25f, 5000.5f, 5001.0f};
+        double ref[4], sum = 0.0, max = sign * 5001.0;
+        for (int j = 0; j < 4; j++) x[j] *= (float)sign;
+        for (int j = 0; j < 4; j++) max = fmax(max, (double)x[j]);
+        for (int j = 0; j < 4; j++) sum += ref[j] = exp(((double)x[j] - max) / t);
+        cr_assert_eq(softmax_rows_temp(x, 1, 4, t), 0);
+        for (int j = 0; j < 4; j++) {
+            double rel = fabs(x[j] - ref[j] / sum) / (ref[j] / sum);
+            cr_assert(rel < 2e-6, "sign %d, entry %d: relative error %.2g", sign, j, rel);
+        }
+    }
+}

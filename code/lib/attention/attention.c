@@ -9,7 +9,7 @@
 // snippet: attention_scores
 void attention_scores(const float *q, const float *k, float *scores,
                       int n, int m, int d_k) {
-    float scale = 1.0f / sqrtf((float)d_k);
+    float scale = d_k > 0 ? 1.0f / sqrtf((float)d_k) : 0.0f;   // d_k = 0: scores 0
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++)
             scores[i * m + j] = (float)mat_dot(q + i * d_k, k + j * d_k, d_k) * scale;

@@ -1,4 +1,8 @@
 // attention.h -- scaled dot-product attention, softmax(Q K^T / sqrt(d_k)) V.
+//
+// Edges: n = 0 writes nothing; m = 0 (no keys) gives empty weight rows and
+// zero output rows; d_k = 0 gives scores 0 (so uniform weights), not NaN;
+// d_v = 0 writes no output. Negative sizes count as 0.
 #ifndef ATTENTION_H
 #define ATTENTION_H
 
@@ -14,7 +18,9 @@ void attention_combine(const float *weights, const float *v, float *out,
 //   -> out (n, d_v), weights (n, m)
 // mask: 1 = query i may look at key j, 0 = hidden. A fully hidden row gives
 // zero weights and a zero output row.
-// (torch: F.scaled_dot_product_attention(q, k, v, attn_mask=mask.bool()))
+// (torch: (q @ k.T / d_k ** 0.5).masked_fill(mask == 0, -inf).softmax(-1) @ v,
+//  except that torch gives NaN rows where we give 0; torch 2.0 and later have
+//  this as F.scaled_dot_product_attention(q, k, v, attn_mask=mask.bool()))
 void attention_forward(const float *q, const float *k, const float *v,
                        const unsigned char *mask, float *out, float *weights,
                        int n, int m, int d_k, int d_v);

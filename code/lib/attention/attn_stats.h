@@ -2,6 +2,10 @@
 //
 // Every function reads w (n, m): a row-stochastic matrix of attention weights,
 // row i = how query i spreads its attention over the m keys.
+//
+// Edges: every function returns a number, never NaN for finite weights. An
+// empty matrix (n or m = 0, or below) gives 0 for every mean, max, min,
+// fraction and entropy; a row with m = 0 sums to 0 (row-sum error 1).
 #ifndef ATTN_STATS_H
 #define ATTN_STATS_H
 

@@ -9,13 +9,16 @@
 // ("inverted" dropout: nothing needs rescaling at test time, where y = x).
 // keep (n,) receives 1 = kept, 0 = dropped (may be NULL); y may alias x.
 // 0 <= p <= 1; p = 1 drops everything. Draws exactly n numbers from rng.
-// (torch: F.dropout(x, p, training=True))
-void dropout_forward(const float *x, float *y, unsigned char *keep, int n, float p,
-                     rng_t *rng);
+// Returns 0; -1 (nothing written, nothing drawn) if p < 0, p > 1 or NaN.
+// n = 0 (or below): nothing. (torch: F.dropout(x, p, training=True), which
+// also refuses p outside [0, 1])
+int dropout_forward(const float *x, float *y, unsigned char *keep, int n, float p,
+                    rng_t *rng);
 
 // dy (n,), keep (n,) from dropout_forward -> dx (n,) = dy * keep / (1 - p).
 // Inverts "y[i] = kept ? x[i] * scale : 0" of dropout_forward; dx may alias dy.
-void dropout_backward(const float *dy, const unsigned char *keep, float *dx, int n,
-                      float p);
+// p = 1: dx = 0. Returns 0; -1 (dx untouched) for p outside [0, 1] or NaN.
+int dropout_backward(const float *dy, const unsigned char *keep, float *dx, int n,
+                     float p);
 
 #endif

@@ -7,13 +7,14 @@
 #include "attention/softmax.h"
 
 double nw_gaussian_kernel(double u, double h) {
+    if (!(h > 0.0)) return NAN;   // no width: no kernel (also for NaN)
     return exp(-u * u / (2.0 * h * h));
 }
 
 // snippet: nw_weights
 int nw_weights(const float *x_query, int n_q, const float *x_train, int n_t,
                float h, float *w) {
-    if (!(h > 0.0f) || n_q < 1 || n_t < 1) return -1;
+    if (!(h > 0.0f) || n_q < 0 || n_t < 0) return -1;
     // BEGIN SOLUTION
     for (int i = 0; i < n_q; i++) {
         float *row = w + i * n_t;

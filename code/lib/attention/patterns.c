@@ -7,6 +7,8 @@
 
 // snippet: pattern_measure
 void pattern_measure(const float *w, int n, pattern_stats_t *s) {
+    *s = (pattern_stats_t){0};
+    if (n < 1) return;                                  // nothing to measure
     s->locality = attn_locality(w, n, n, PATTERN_RADIUS);
     s->diag = attn_diag_strength(w, n);
     s->sparsity = attn_sparsity(w, n, n, (float)(PATTERN_SMALL / n));

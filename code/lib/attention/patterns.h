@@ -39,7 +39,8 @@ typedef struct {
 } pattern_stats_t;
 
 // w (n, n) -> the measurements above (attn_stats.h does the work).
-// For n = 1, entropy_ratio is defined as 0.
+// For n = 1, entropy_ratio is defined as 0; for n = 0 (or below) every
+// measurement is 0.
 void pattern_measure(const float *w, int n, pattern_stats_t *s);
 
 // Measurements -> one of the four kinds, by the rules in patterns.c.

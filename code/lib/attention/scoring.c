@@ -11,7 +11,7 @@ float score_dot(const float *q, const float *k, int d) {
 }
 
 float score_scaled_dot(const float *q, const float *k, int d) {
-    return (float)(mat_dot(q, k, d) / sqrt((double)d));
+    return d > 0 ? (float)(mat_dot(q, k, d) / sqrt((double)d)) : 0.0f;
 }
 // end snippet
 

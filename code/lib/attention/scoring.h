@@ -4,6 +4,9 @@
 // number, the score. Softmax over the scores of all keys gives the attention
 // weights (soft attention); putting all weight on the best key gives hard
 // attention.
+//
+// Edges: a width of 0 (or below) gives the score 0 (the dot product of empty
+// vectors), never NaN; score_hard with m = 0 writes nothing.
 #ifndef SCORING_H
 #define SCORING_H
 

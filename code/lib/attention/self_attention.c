@@ -18,6 +18,7 @@ void self_attn_simple(const float *x, const unsigned char *mask,
 
 int self_attn_alloc(self_attn_params_t *p, int d_model, int d_k, int d_v, int with_bias) {
     *p = (self_attn_params_t){.d_model = d_model, .d_k = d_k, .d_v = d_v};
+    if (d_model < 1 || d_k < 1 || d_v < 1) return -1;
     p->w_q = calloc((size_t)d_model * d_k, sizeof(float));
     p->w_k = calloc((size_t)d_model * d_k, sizeof(float));
     p->w_v = calloc((size_t)d_model * d_v, sizeof(float));

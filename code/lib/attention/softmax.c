@@ -2,6 +2,7 @@
 #include "attention/softmax.h"
 
 #include <math.h>
+#include <stddef.h>
 
 // snippet: softmax_naive
 void softmax_naive(float *x, int n) {
@@ -16,6 +17,7 @@ void softmax_naive(float *x, int n) {
 
 // snippet: softmax
 void softmax(float *x, int n) {
+    if (n < 1) return;                   // an empty row: nothing to normalise
     // BEGIN SOLUTION
     float max = x[0];
     for (int i = 1; i < n; i++)
@@ -31,21 +33,35 @@ void softmax(float *x, int n) {
 // end snippet
 
 void softmax_rows(float *x, int n, int m) {
-    for (int i = 0; i < n; i++) softmax(x + i * m, m);
+    for (int i = 0; i < n; i++) softmax(x + (size_t)i * m, m);
 }
 
 // snippet: softmax_rows_temp
-void softmax_rows_temp(float *x, int n, int m, float t) {
-    for (int i = 0; i < n * m; i++) x[i] /= t;
-    softmax_rows(x, n, m);
+int softmax_rows_temp(float *x, int n, int m, float t) {
+    if (!(t > 0.0f) || isinf(t)) return -1;   // also refuses NaN
+    for (int i = 0; i < n && m > 0; i++) {
+        float *row = x + (size_t)i * m;
+        float max = row[0];
+        for (int j = 1; j < m; j++)
+            if (row[j] > max) max = row[j];
+        // Subtract the max first, then divide: (x_j - max) / t is exact for
+        // logits near each other, however large they are.
+        double sum = 0.0;
+        for (int j = 0; j < m; j++) {
+            row[j] = expf((row[j] - max) / t);
+            sum += row[j];
+        }
+        for (int j = 0; j < m; j++) row[j] = (float)(row[j] / sum);
+    }
+    return 0;
 }
 // end snippet
 
 // snippet: softmax_rows_masked
 void softmax_rows_masked(float *x, const unsigned char *mask, int n, int m) {
     for (int i = 0; i < n; i++) {
-        float *row = x + i * m;
-        const unsigned char *vis = mask ? mask + i * m : 0;
+        float *row = x + (size_t)i * m;
+        const unsigned char *vis = mask ? mask + (size_t)i * m : 0;
         float max = -INFINITY;
         for (int j = 0; j < m; j++)
             if ((!vis || vis[j]) && row[j] > max) max = row[j];

@@ -1,4 +1,7 @@
 // softmax.h -- turning scores into probability distributions.
+//
+// Edges, for every function here: a size of 0 (or below) writes nothing; a
+// row of one entry becomes 1 (0 if masked).
 #ifndef SOFTMAX_H
 #define SOFTMAX_H
 
@@ -14,7 +17,10 @@ void softmax(float *x, int n);
 void softmax_rows(float *x, int n, int m);
 
 // x (n, m) -> softmax(x / t) of every row, in place; t > 0 is the temperature.
-void softmax_rows_temp(float *x, int n, int m, float t);
+// Subtracts each row's max before dividing by t, so logits of any size keep
+// float precision. Returns 0; -1 (x untouched) if t <= 0, t = inf or NaN.
+// (torch: (x / t).softmax(dim=-1))
+int softmax_rows_temp(float *x, int n, int m, float t);
 
 // x (n, m), mask (n, m) with 1 = visible, 0 = hidden -> softmax of every row
 // over its visible entries only; hidden entries become exactly 0. A row with

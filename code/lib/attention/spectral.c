@@ -25,10 +25,12 @@ int spectral_power_iteration(const float *a, int n, int left, double *x, int max
                     double tol, double *lambda) {
     int used = -1;
     *lambda = 0.0;
+    if (n < 1) return 0;                               // an empty matrix: lambda 0
+    double nx = norm2(x, n);
+    if (!(nx > 0.0) || isinf(nx)) return -2;           // zero, inf or NaN start
     double *y = malloc((size_t)n * sizeof *y);
     if (!y) return -1;
     // BEGIN SOLUTION
-    double nx = norm2(x, n);
     for (int i = 0; i < n; i++) x[i] /= nx;           // start at unit length
     for (int it = 1; it <= max_iter; it++) {
         apply(a, n, left, x, y);                       // y = A x

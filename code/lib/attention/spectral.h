@@ -11,7 +11,9 @@
 //   left != 0:  x a = lambda x   (left eigenvector, e.g. a stationary distribution)
 // On return x holds the eigenvector scaled to unit length. Stops when x moves
 // less than tol (in Euclidean length) in one step. Returns the iterations
-// used, or -1 if max_iter ran out first (lambda then holds the last estimate).
+// used, or -1 if max_iter ran out first (lambda then holds the last estimate;
+// max_iter < 1: lambda 0). n = 0: returns 0, lambda 0. Returns -2 (x untouched,
+// lambda 0) if x is all zeros or not finite.
 // Needs a single real dominant eigenvalue; the speed is |lambda_2 / lambda|.
 // (torch: torch.linalg.eigvals(a).abs().max() for |lambda|)
 int spectral_power_iteration(const float *a, int n, int left, double *x, int max_iter,
@@ -19,6 +21,7 @@ int spectral_power_iteration(const float *a, int n, int left, double *x, int max
 
 // a (n, n) -> max_i sum_j |a_ij|, the largest absolute row sum. No eigenvalue
 // of a is larger than this in absolute value (it is the infinity norm).
+// n = 0: 0.
 double spectral_max_abs_row_sum(const float *a, int n);
 
 #endif

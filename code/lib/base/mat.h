@@ -3,6 +3,10 @@
 // All matrices are row-major float buffers owned by the caller; element (i, j)
 // of an (n, m) matrix lives at a[i * m + j]. Outputs never alias inputs unless
 // a comment says so.
+//
+// Edges: a size of 0 (or below) writes nothing, except that an inner size
+// k = 0 makes every entry of the product 0; mat_dot and mat_norm of empty
+// vectors are 0.
 #ifndef MAT_H
 #define MAT_H
 

@@ -23,7 +23,8 @@ float rng_uniform(rng_t *rng);
 // Standard normal sample, N(0, 1), by the Box-Muller transform.
 float rng_normal(rng_t *rng);
 
-// x (n,) <- independent N(mean, std^2) samples.
+// x (n,) <- independent N(mean, std^2) samples. n = 0 (or below): nothing
+// written, nothing drawn (likewise for rng_fill_uniform).
 void rng_fill_normal(rng_t *rng, float *x, int n, float mean, float std);
 
 // x (n,) <- independent U(lo, hi) samples.

@@ -5,7 +5,9 @@
 
 // snippet: stats_of
 stats_t stats_of(const float *x, int n) {
-    stats_t s = {0.0, 0.0, x[0], x[0]};
+    stats_t s = {0.0, 0.0, 0.0, 0.0};
+    if (n < 1) return s;                  // nothing to summarise: all zero
+    s.min = s.max = x[0];
     for (int i = 0; i < n; i++) {
         s.mean += x[i];
         if (x[i] < s.min) s.min = x[i];
@@ -20,11 +22,12 @@ stats_t stats_of(const float *x, int n) {
 // end snippet
 
 int stats_histogram(const float *x, int n, double lo, double hi, int bins, int *counts) {
+    if (bins < 1 || !(lo < hi) || !isfinite(lo) || !isfinite(hi)) return -1;
     int counted = 0;
     for (int b = 0; b < bins; b++) counts[b] = 0;
     for (int i = 0; i < n; i++) {
         if (!(x[i] >= lo && x[i] <= hi)) continue;   // also skips NaN
-        int b = (int)((x[i] - lo) / (hi - lo) * bins);
+        int b = (int)((x[i] - lo) / (hi - lo) * bins);   // (hi - lo) > 0, may be inf
         if (b == bins) b = bins - 1;                 // x == hi
         counts[b]++;
         counted++;

@@ -7,6 +7,7 @@
 // snippet: layernorm_add_norm
 void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln, float *y,
               int n) {
+    if (n < 1 || ln->d < 1) return;
     size_t size = (size_t)n * ln->d;
     for (size_t i = 0; i < size; i++) y[i] = x[i] + sub[i];   // x + Sublayer(x)
     layernorm_forward(y, ln->gamma, ln->beta, y, n, ln->d, LAYERNORM_EPS);
@@ -49,7 +50,8 @@ long encoder_block_param_count(const encoder_block_t *b) {
 int encoder_block_forward(const encoder_block_t *b, const float *x, int n,
                           const unsigned char *mask, float *y, float *weights) {
     int d = b->attn.d_model;
-    float *ws = malloc(((size_t)2 * n * d + (size_t)n * b->ffn.d_ff) * sizeof(float));
+    if (n < 0) return -1;
+    float *ws = malloc(((size_t)2 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
     if (!ws) return -1;
     float *sub = ws;                          // (n, d_model) a sub-layer's output
     float *h1 = sub + (size_t)n * d;          // (n, d_model)
@@ -111,8 +113,9 @@ int decoder_block_forward(const decoder_block_t *b, const float *x, int n,
                           const unsigned char *cross_mask, float *y, float *self_w,
                           float *cross_w) {
     int d = b->self_attn.d_model;
-    float *ws = malloc(((size_t)3 * n * d + (size_t)n * b->ffn.d_ff) * sizeof(float));
-    unsigned char *causal = malloc((size_t)n * n);
+    if (n < 0 || m < 0) return -1;
+    float *ws = malloc(((size_t)3 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
+    unsigned char *causal = malloc((size_t)n * n + 1);
     if (!ws || !causal) {
         free(ws);
         free(causal);

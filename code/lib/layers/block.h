@@ -12,7 +12,8 @@
 //                  FFN, Add & Norm
 //
 // The forward passes allocate their workspace and return 0, or -1 if memory
-// ran out.
+// ran out or a size is negative. n = 0 writes nothing; m = 0 (an empty encoder
+// output) makes the cross-attention contribute only its output bias.
 #ifndef BLOCK_H
 #define BLOCK_H
 
@@ -23,6 +24,7 @@
 
 // x (n, d), sub (n, d) -> y (n, d) = LayerNorm(x + sub), with ln's gamma and
 // beta and eps = LAYERNORM_EPS. y may be the same buffer as x or sub.
+// n = 0 (or below): nothing written.
 void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln, float *y,
               int n);
 
@@ -66,7 +68,8 @@ long decoder_block_param_count(const decoder_block_t *b);
 //   h1 = LayerNorm(x + MultiHead(x, x, x))
 //   y  = LayerNorm(h1 + FFN(h1))
 // y must not overlap x.
-// (torch: nn.TransformerEncoderLayer(d_model, h, d_ff, dropout=0), norm_first=False)
+// (torch: nn.TransformerEncoderLayer(d_model, h, d_ff, dropout=0, norm_first=False)
+//  with its attention's in_proj_bias set to 0; mask as src_mask=~mask)
 int encoder_block_forward(const encoder_block_t *b, const float *x, int n,
                           const unsigned char *mask, float *y, float *weights);
 
@@ -79,7 +82,9 @@ int encoder_block_forward(const encoder_block_t *b, const float *x, int n,
 //   y  = LayerNorm(h2 + FFN(h2))
 // The causal mask is always applied; y must not overlap x or enc.
 // (torch: nn.TransformerDecoderLayer(d_model, h, d_ff, dropout=0) with
-//  tgt_is_causal=True)
+//  in_proj_bias = 0, called with
+//  tgt_mask=nn.Transformer.generate_square_subsequent_mask(n); torch 1.13 has
+//  no tgt_is_causal, which later versions add only as a hint)
 int decoder_block_forward(const decoder_block_t *b, const float *x, int n,
                           const float *enc, int m, const unsigned char *self_mask,
                           const unsigned char *cross_mask, float *y, float *self_w,

@@ -34,6 +34,7 @@ long ffn_param_count(const ffn_params_t *p);
 
 // x (n, d_model) -> y (n, d_model); hidden (n, d_ff) is the caller's workspace
 // and holds ReLU(x W_1 + b_1) afterwards. y must not overlap x or hidden.
+// n = 0 (or below): nothing written.
 // (torch: nn.Sequential(nn.Linear(d_model, d_ff), nn.ReLU(),
 //                       nn.Linear(d_ff, d_model)))
 void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y, int n);

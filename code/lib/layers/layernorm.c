@@ -28,9 +28,10 @@ void layernorm_free(layernorm_params_t *p) {
 }
 
 // snippet: layernorm_forward
-void layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
-                       int n, int d, float eps) {
-    for (int i = 0; i < n; i++) {
+int layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
+                      int n, int d, float eps) {
+    if (!(eps >= 0.0f) || isinf(eps)) return -1;    // also refuses NaN
+    for (int i = 0; i < n && d > 0; i++) {
         const float *row = x + (size_t)i * d;
         float *out = y + (size_t)i * d;
         // BEGIN SOLUTION
@@ -44,6 +45,7 @@ void layernorm_forward(const float *x, const float *gamma, const float *beta, fl
             out[j] = (float)(gamma[j] * (row[j] - mean) * inv_std + beta[j]);
         // END SOLUTION
     }
+    return 0;
 }
 // end snippet
 

@@ -25,10 +25,11 @@ int layernorm_alloc(layernorm_params_t *p, int d);
 void layernorm_free(layernorm_params_t *p);
 
 // x (n, d), gamma (d,), beta (d,) -> y (n, d), every row normalised.
-// y may be the same buffer as x.
-// (torch: F.layer_norm(x, (d,), gamma, beta, eps))
-void layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
-                       int n, int d, float eps);
+// y may be the same buffer as x. n = 0 or d = 0: nothing written. Returns 0;
+// -1 (y untouched) if eps < 0, inf or NaN. eps = 0 and a constant row give NaN,
+// as in torch. (torch: F.layer_norm(x, (d,), gamma, beta, eps))
+int layernorm_forward(const float *x, const float *gamma, const float *beta, float *y,
+                      int n, int d, float eps);
 
 // Gradients of layernorm_forward, given its input x (n, d), gamma and
 // dy (n, d) = dLoss/dy. Accumulate (+=): dx (n, d), dgamma (d,), dbeta (d,);

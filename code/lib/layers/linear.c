@@ -38,15 +38,18 @@ void linear_backward(const float *x, const float *w, const float *dy,
 }
 
 void linear_init_uniform(rng_t *rng, float *w, int d_in, int d_out, float bound) {
+    if (d_in < 1 || d_out < 1) return;   // (-1) * (-1) must not mean one weight
     rng_fill_uniform(rng, w, d_in * d_out, -bound, bound);
 }
 
 void linear_init_normal(rng_t *rng, float *w, int d_in, int d_out, float std) {
+    if (d_in < 1 || d_out < 1) return;
     rng_fill_normal(rng, w, d_in * d_out, 0.0f, std);
 }
 
 // snippet: linear_init_xavier
 void linear_init_xavier(rng_t *rng, float *w, int d_in, int d_out) {
+    if (d_in < 1 || d_out < 1) return;
     float a = sqrtf(6.0f / (float)(d_in + d_out));
     linear_init_uniform(rng, w, d_in, d_out, a);
 }

@@ -4,6 +4,9 @@
 // chapter 3, the per-head and output projections in chapter 4, the
 // feed-forward layers of a Transformer block. W is stored (d_in, d_out), so a
 // row of x times W is a row of y; PyTorch's nn.Linear stores the transpose.
+//
+// Edges: a size of 0 (or below) writes nothing, except that d_in = 0 makes
+// y = b (a sum of nothing, plus the bias) and the init functions draw nothing.
 #ifndef LINEAR_H
 #define LINEAR_H
 

@@ -86,9 +86,10 @@ void mha_concat_heads(const float *heads, float *x, int n, int n_heads, int d_k)
 int mha_forward(const mha_params_t *p, const float *xq, int n, const float *xkv, int m,
                 const unsigned char *mask, float *out, float *weights) {
     int d = p->d_model, h = p->n_heads, d_k = p->d_k;
+    if (n < 0 || m < 0) return -1;
     size_t nd = (size_t)n * d, md = (size_t)m * d;
     size_t size = 4 * nd + 4 * md + (weights ? 0 : (size_t)h * n * m);
-    float *ws = malloc(size * sizeof(float));
+    float *ws = malloc((size + 1) * sizeof(float));
     if (!ws) return -1;
     float *q = ws, *q_h = q + nd, *ctx_h = q_h + nd, *ctx = ctx_h + nd;   // (n, d)
     float *k = ctx + nd, *v = k + md, *k_h = v + md, *v_h = k_h + md;     // (m, d)
@@ -132,9 +133,10 @@ static void slice_columns(const float *w, float *part, int rows, int cols, int c
 int mha_forward_loop(const mha_params_t *p, const float *xq, int n, const float *xkv,
                      int m, const unsigned char *mask, float *out, float *weights) {
     int d = p->d_model, h = p->n_heads, d_k = p->d_k;
+    if (n < 0 || m < 0) return -1;
     size_t wsize = (size_t)d * d_k, nk = (size_t)n * d_k, mk = (size_t)m * d_k;
     size_t size = 3 * wsize + 2 * nk + 2 * mk + (size_t)n * d + (size_t)n * m;
-    float *ws = malloc(size * sizeof(float));
+    float *ws = malloc((size + 1) * sizeof(float));
     if (!ws) return -1;
     float *w_q = ws, *w_k = w_q + wsize, *w_v = w_k + wsize;   // (d_model, d_k)
     float *q = w_v + wsize, *ctx = q + nk;                     // (n, d_k)

@@ -61,7 +61,9 @@ void mha_concat_heads(const float *heads, float *x, int n, int n_heads, int d_k)
 // mask (n, m) or NULL (1 = visible, shared by all heads)
 //   -> out (n, d_model), weights (h, n, m) or NULL
 // out must not overlap xq or xkv. Allocates a workspace of about
-// 4 (n + m) d_model floats; returns 0, or -1 if that allocation fails.
+// 4 (n + m) d_model floats; returns 0, or -1 if that allocation fails or n or
+// m is negative. n = 0 writes nothing; m = 0 (no keys) gives out = b_O.
+// (torch gives NaN for a query that sees no key, where this gives b_O too.)
 // (torch: nn.MultiheadAttention(d_model, h, bias=False) with an output bias,
 //  out, w = mha(xq, xkv, xkv, attn_mask=~mask, average_attn_weights=False))
 int mha_forward(const mha_params_t *p, const float *xq, int n, const float *xkv, int m,

@@ -7,56 +7,73 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A range for messages: whole numbers printed in full (0..4294967295, never
+// 4.29497e+09), real ones with %g.
+static void fmt_range(char *buf, size_t size, cli_kind_t kind, double min, double max) {
+    if (kind == CLI_INT)
+        snprintf(buf, size, "%.0f..%.0f", min, max);
+    else
+        snprintf(buf, size, "%g..%g", min, max);
+}
+
 static void usage(const cli_t *cli) {
+    char range[64];
     printf("usage: %s [options]\n%s\n\noptions:\n", cli->program, cli->summary);
-    printf("  %-18s %s (default %llu)\n", "--seed N", "random seed",
+    fmt_range(range, sizeof range, CLI_INT, 0, CLI_SEED_MAX);
+    printf("  %-18s %s (%s, default %llu)\n", "--seed N", "random seed", range,
            (unsigned long long)cli->seed);
     printf("  %-18s %s\n", "--data DIR", "write figure data and values to DIR");
     for (int i = 0; i < cli->n_opts; i++) {
         const cli_opt_t *o = &cli->opts[i];
         char flag[64];
-        snprintf(flag, sizeof flag, "%s %s", o->name, o->meta);
-        if (o->kind == CLI_INT)
-            printf("  %-18s %s (%g..%g, default %ld)\n", flag, o->help, o->min,
-                   o->max, *o->ival);
+        snprintf(flag, sizeof flag, "%s %s", o->name,
+                 o->kind == CLI_FLAG ? "" : o->meta);
+        fmt_range(range, sizeof range, o->kind, o->min, o->max);
+        if (o->kind == CLI_FLAG)
+            printf("  %-18s %s\n", flag, o->help);
+        else if (o->kind == CLI_INT)
+            printf("  %-18s %s (%s, default %ld)\n", flag, o->help, range, *o->ival);
         else
-            printf("  %-18s %s (%g..%g, default %g)\n", flag, o->help, o->min,
-                   o->max, *o->rval);
+            printf("  %-18s %s (%s, default %g)\n", flag, o->help, range, *o->rval);
     }
     printf("  %-18s %s\n", "--help", "show this help and exit");
+}
+
+// Numbers are written plainly: an optional '-', digits, and for real options
+// an optional fraction and exponent ("0.5", "-2", "1e-3"). Refused: spaces,
+// a leading '+', hexadecimal, "inf", "nan", and a negative zero ("-0", "-0.0").
+static int plain_number(const char *t, cli_kind_t kind) {
+    const char *p = t;
+    if (*p == '-') p++;
+    int digits = 0, nonzero = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) nonzero |= *p != '0';
+    if (kind == CLI_REAL && *p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++) nonzero |= *p != '0';
+    }
+    if (digits == 0) return 0;
+    if (kind == CLI_REAL && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '-' || *p == '+') p++;
+        if (!(*p >= '0' && *p <= '9')) return 0;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    if (*p != '\0') return 0;
+    if (t[0] == '-' && !nonzero) return 0;   // "-0": a sign on nothing
+    return 1;
 }
 
 // Parse text as a number of the given kind within [min, max].
 // Returns 0 and sets *out, or -1 with a reason in why.
 static int parse_number(const char *text, cli_kind_t kind, double min, double max,
                         double *out, const char **why) {
-    char *end = NULL;
-    errno = 0;
-    double v;
-    if (kind == CLI_INT) {
-        long long n = strtoll(text, &end, 10);
-        v = (double)n;
-        if (end == text || *end != '\0') {
-            *why = "expected a whole number";
-            return -1;
-        }
-        if (errno == ERANGE) {
-            *why = "number out of range";
-            return -1;
-        }
-    } else {
-        v = strtod(text, &end);
-        if (end == text || *end != '\0' || !isfinite(v)) {
-            *why = "expected a finite number";
-            return -1;
-        }
-        if (errno == ERANGE) {
-            *why = "number out of range";
-            return -1;
-        }
+    if (!plain_number(text, kind)) {
+        *why = kind == CLI_INT ? "expected a whole number in" : "expected a number in";
+        return -1;
     }
-    if (v < min || v > max) {
-        *why = "value out of range";
+    errno = 0;
+    double v = kind == CLI_INT ? (double)strtoll(text, NULL, 10) : strtod(text, NULL);
+    if (errno == ERANGE || !isfinite(v) || v < min || v > max) {
+        *why = "not in";
         return -1;
     }
     *out = v;
@@ -68,13 +85,32 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(cli);
+            errno = 0;
+            if (fflush(stdout) != 0 || ferror(stdout)) {   // closed, or a full disk
+                fprintf(stderr, "%s: cannot write the help to standard output: %s\n",
+                        cli->program, errno ? strerror(errno) : "write error");
+                return CLI_ERROR;
+            }
             return CLI_DONE;
+        }
+        if (strcmp(arg, "--") == 0) {   // the end of the options: nothing may follow
+            if (i + 1 < argc) {
+                fprintf(stderr, "%s: unexpected argument '%s' after '--' (this program "
+                        "takes options only)\n", cli->program, argv[i + 1]);
+                return CLI_ERROR;
+            }
+            break;
+        }
+        if (strncmp(arg, "--", 2) != 0) {
+            fprintf(stderr, "%s: unexpected argument '%s' (options start with --; "
+                    "try --help)\n", cli->program, arg);
+            return CLI_ERROR;
         }
         // Accept both "--name value" and "--name=value".
         char name[64];
         const char *value = NULL;
         const char *eq = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && eq && (size_t)(eq - arg) < sizeof name) {
+        if (eq && (size_t)(eq - arg) < sizeof name) {
             memcpy(name, arg, (size_t)(eq - arg));
             name[eq - arg] = '\0';
             value = eq + 1;
@@ -91,6 +127,14 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", cli->program, arg);
             return CLI_ERROR;
         }
+        if (opt && opt->kind == CLI_FLAG) {
+            if (value) {
+                fprintf(stderr, "%s: %s takes no value\n", cli->program, name);
+                return CLI_ERROR;
+            }
+            *opt->ival = 1;
+            continue;
+        }
         if (!value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "%s: %s needs a value\n", cli->program, name);
@@ -99,20 +143,23 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
             value = argv[++i];
         }
         if (is_data) {
-            if (value[0] == '\0') {
-                fprintf(stderr, "%s: --data needs a directory name\n", cli->program);
+            if (value[0] == '\0' || strncmp(value, "--", 2) == 0) {
+                fprintf(stderr, "%s: --data needs a directory name, got '%s'\n",
+                        cli->program, value);
                 return CLI_ERROR;
             }
             cli->data_dir = value;
             continue;
         }
         cli_kind_t kind = is_seed ? CLI_INT : opt->kind;
-        double min = is_seed ? 0 : opt->min, max = is_seed ? 4294967295.0 : opt->max;
+        double min = is_seed ? 0 : opt->min, max = is_seed ? CLI_SEED_MAX : opt->max;
         const char *why = NULL;
         double v;
         if (parse_number(value, kind, min, max, &v, &why) != 0) {
-            fprintf(stderr, "%s: %s: %s in %g..%g, got '%s'\n", cli->program, name, why,
-                    min, max, value);
+            char range[64];
+            fmt_range(range, sizeof range, kind, min, max);
+            fprintf(stderr, "%s: %s: %s %s, got '%s'\n", cli->program, name, why,
+                    range, value);
             return CLI_ERROR;
         }
         if (is_seed)
@@ -120,7 +167,7 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
         else if (kind == CLI_INT)
             *opt->ival = (long)v;
         else
-            *opt->rval = v;
+            *opt->rval = v == 0.0 ? 0.0 : v;   // never -0.0
     }
     return CLI_RUN;
 }

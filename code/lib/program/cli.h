@@ -5,6 +5,10 @@
 // Options are validated strictly: an unknown flag, a missing or non-numeric
 // value, or a value outside its range prints one line on stderr and makes
 // cli_parse() return CLI_ERROR; the program then exits with status 2.
+// Numbers are written plainly: "42", "-3", "0.5", "1e-3"; refused are " 5",
+// "+5", "0x10", "-0", "inf", "nan". A value may follow as "--name value" or
+// "--name=value". "--" ends the options (nothing may follow it: the programs
+// take no other arguments). --data takes any name that does not start "--".
 #ifndef CLI_H
 #define CLI_H
 
@@ -12,14 +16,19 @@
 
 enum { CLI_RUN = 0, CLI_DONE = 1, CLI_ERROR = 2 };
 
-typedef enum { CLI_INT, CLI_REAL } cli_kind_t;
+// The largest --seed: seeds are 32-bit, 0..4294967295.
+#define CLI_SEED_MAX 4294967295.0
+
+// CLI_FLAG takes no value: giving it sets *ival to 1 (its default is 0).
+typedef enum { CLI_INT, CLI_REAL, CLI_FLAG } cli_kind_t;
 
 typedef struct {
     const char *name;    // "--seq-len"
     const char *meta;    // "N", shown in --help
     const char *help;    // one line
     cli_kind_t kind;
-    long *ival;          // CLI_INT: holds the default, receives the value
+    long *ival;          // CLI_INT: holds the default, receives the value;
+                         // CLI_FLAG: receives 1
     double *rval;        // CLI_REAL: holds the default, receives the value
     double min, max;     // accepted range, inclusive
 } cli_opt_t;
@@ -35,7 +44,7 @@ typedef struct {
 
 // Parse argv into cli and the option targets. Returns CLI_RUN to go on,
 // CLI_DONE after printing --help (exit 0), CLI_ERROR after one line on
-// stderr (exit 2).
+// stderr (exit 2), also when --help cannot be written to stdout.
 int cli_parse(cli_t *cli, int argc, char **argv);
 
 #endif

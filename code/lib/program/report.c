@@ -6,21 +6,72 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+// Standard input and error opened on /dev/null if they are closed, so that no
+// file this program opens takes their descriptor. Returns 0, or -1 if standard
+// output itself is closed.
+static int standard_descriptors(const char *program) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        if (fd == 1) {
+            fprintf(stderr, "%s: standard output is closed: nowhere to print the "
+                    "report\n", program);
+            return -1;
+        }
+        int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (got != fd && got >= 0) close(got);
+    }
+    return 0;
+}
+
+// Remove the files the previous run listed in DIR/.report-files (plain names
+// only; anything else in DIR is left alone).
+static void remove_previous(const char *dir) {
+    char path[4096], line[REPORT_NAME_MAX + 2];
+    snprintf(path, sizeof path, "%s/%s", dir, REPORT_MANIFEST);
+    FILE *m = fopen(path, "r");
+    if (!m) return;
+    while (fgets(line, sizeof line, m)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '.' || strchr(line, '/')) continue;
+        char old[4096];
+        if (snprintf(old, sizeof old, "%s/%s", dir, line) < (int)sizeof old) unlink(old);
+    }
+    fclose(m);
+}
 
 int report_open(report_t *r, const char *program, const char *dir) {
     memset(r, 0, sizeof *r);
     r->program = program;
-    r->dir = dir;
+    if (standard_descriptors(program) != 0) return -1;
     if (!dir) return 0;
+    struct stat st;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: --data: cannot create directory '%s': %s\n", program, dir,
                 strerror(errno));
         return -1;
     }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: --data: '%s' is not a directory\n", program, dir);
+        return -1;
+    }
+    remove_previous(dir);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, REPORT_MANIFEST);
+    r->manifest = fopen(path, "w");
+    if (!r->manifest) {
+        fprintf(stderr, "%s: --data: cannot write into '%s': %s\n", program, dir,
+                strerror(errno));
+        return -1;
+    }
+    r->dir = dir;
     r->values = report_data(r, "values.tsv");
     if (!r->values) {
-        fprintf(stderr, "%s: --data: cannot write into '%s'\n", program, dir);
+        fclose(r->manifest);
+        r->manifest = NULL;
         return -1;
     }
     return 0;
@@ -42,25 +93,56 @@ void report_value(report_t *r, const char *key, const char *fmt, double v) {
 
 void report_text(report_t *r, const char *key, const char *text) {
     if (!r->values) return;
-    if (fprintf(r->values, "%s\t%s\n", key, text) < 0) r->failed = 1;
+    fprintf(r->values, "%s\t%s\n", key, text);   // errors: seen by report_data_close
 }
 
 FILE *report_data(report_t *r, const char *name) {
     if (!r->dir) return NULL;
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", r->dir, name) >= (int)sizeof path) {
+    if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') ||
+        strlen(name) >= REPORT_NAME_MAX || r->n_open == REPORT_MAX_FILES) {
+        fprintf(stderr, "%s: cannot write '%s/%s': %s\n", r->program, r->dir, name,
+                r->n_open == REPORT_MAX_FILES ? "too many files open"
+                                              : "not a plain file name");
         r->failed = 1;
         return NULL;
     }
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
     FILE *f = fopen(path, "w");
-    if (!f) r->failed = 1;
+    if (!f) {
+        fprintf(stderr, "%s: cannot write '%s': %s\n", r->program, path, strerror(errno));
+        r->failed = 1;
+        return NULL;
+    }
+    if (r->manifest) {   // listed before anything is written into it
+        fprintf(r->manifest, "%s\n", name);
+        fflush(r->manifest);
+    }
+    r->open_files[r->n_open] = f;
+    snprintf(r->open_names[r->n_open], REPORT_NAME_MAX, "%s", name);
+    r->n_open++;
     return f;
 }
 
 void report_data_close(report_t *r, FILE *f) {
     if (!f) return;
-    if (ferror(f)) r->failed = 1;
-    if (fclose(f) != 0) r->failed = 1;
+    const char *name = "?";
+    for (int i = 0; i < r->n_open; i++)
+        if (r->open_files[i] == f) {
+            name = r->open_names[i];
+            r->n_open--;
+            r->open_files[i] = r->open_files[r->n_open];
+            memcpy(r->open_names[i], r->open_names[r->n_open], REPORT_NAME_MAX);
+            break;
+        }
+    int bad = ferror(f);
+    errno = 0;
+    if (fclose(f) != 0) bad = 1;
+    if (bad) {
+        fprintf(stderr, "%s: error writing '%s/%s': %s\n", r->program,
+                r->dir ? r->dir : ".", name, errno ? strerror(errno) : "write error");
+        r->failed = 1;
+    }
 }
 
 static int check_line(report_t *r, const char *label, int holds, const char *detail) {
@@ -91,13 +173,21 @@ int report_check_true(report_t *r, const char *label, int holds) {
 int report_close(report_t *r) {
     if (r->values) report_data_close(r, r->values);
     r->values = NULL;
-    if (fflush(stdout) != 0) r->failed = 1;
-    int rc = 0;
-    if (r->failed) {
-        fprintf(stderr, "%s: failed to write data into '%s'\n", r->program,
-                r->dir ? r->dir : "(stdout)");
-        rc = -1;
+    if (r->manifest) {
+        if (fclose(r->manifest) != 0 && !r->failed) {
+            fprintf(stderr, "%s: error writing '%s/%s': %s\n", r->program, r->dir,
+                    REPORT_MANIFEST, strerror(errno));
+            r->failed = 1;
+        }
+        r->manifest = NULL;
     }
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && r->failed != 2) {
+        fprintf(stderr, "%s: error writing to standard output: %s\n", r->program,
+                errno ? strerror(errno) : "write error");
+        r->failed = 2;   // said once
+    }
+    int rc = r->failed ? -1 : 0;
     if (r->checks_failed) {
         fprintf(stderr, "%s: %d of %d checks failed\n", r->program, r->checks_failed,
                 r->checks);

@@ -8,17 +8,32 @@
 
 #include <stdio.h>
 
+enum { REPORT_MAX_FILES = 64, REPORT_NAME_MAX = 96 };
+
 typedef struct {
     const char *program;   // for messages on stderr
     const char *dir;       // NULL: print only, write nothing
     FILE *values;          // DIR/values.tsv while open
-    int failed;            // set once any write fails
+    FILE *manifest;        // DIR/.report-files: the names this run wrote
+    int failed;            // set once any write fails (a line on stderr names it)
     int sections;          // sections printed so far
     int checks, checks_failed;
+    int n_open;            // data files open now, for naming them in errors
+    FILE *open_files[REPORT_MAX_FILES];
+    char open_names[REPORT_MAX_FILES][REPORT_NAME_MAX];
 } report_t;
 
-// Start a report; dir may be NULL. Creates dir if needed. Returns 0, or -1
-// with one line on stderr if dir cannot be created or written.
+// The name of the file in DIR that lists what the last run wrote there.
+#define REPORT_MANIFEST ".report-files"
+
+// Start a report; dir may be NULL. Returns 0, or -1 with one line on stderr
+// naming the cause (with the system's reason, strerror) when:
+//   - standard output is closed (the report would end up in a data file);
+//   - dir cannot be created, is not a directory, or cannot be written.
+// Standard input and error, if closed, are opened on /dev/null first, so no
+// data file can take their place. Creates dir if needed. A reused dir is
+// cleaned of the files the previous run wrote (listed in DIR/.report-files;
+// nothing else is removed), so no stale file stays beside the new ones.
 int report_open(report_t *r, const char *program, const char *dir);
 
 // Print the header of a new stdout section: "== title ==".
@@ -32,10 +47,12 @@ void report_value(report_t *r, const char *key, const char *fmt, double v);
 void report_text(report_t *r, const char *key, const char *text);
 
 // Open DIR/name for writing figure data; NULL when no --data was given (or
-// on failure, which also sets r->failed).
+// on failure, which also prints "cannot write 'DIR/name': reason" on stderr
+// and sets r->failed). name is a plain file name (no '/', not starting '.').
 FILE *report_data(report_t *r, const char *name);
 
-// Close a file from report_data(), noting any write error.
+// Close a file from report_data(); a write error prints one line naming the
+// file and sets r->failed. f may be NULL.
 void report_data_close(report_t *r, FILE *f);
 
 // --- checks ---------------------------------------------------------------
@@ -52,8 +69,10 @@ int report_check(report_t *r, const char *label, double value, double tolerance)
 // A yes/no claim: "check: LABEL: ok" or "check: LABEL: FAILED".
 int report_check_true(report_t *r, const char *label, int holds);
 
-// Finish: close values.tsv. Returns 0; or -1 with one line on stderr if any
-// write failed or any check failed. A program ends with
+// Finish: close values.tsv and flush stdout. Returns 0; or -1 if any write
+// failed (each failure has named its file on stderr: a data file, or
+// "standard output") or any check failed ("N of M checks failed" on stderr).
+// Idempotent: a second call returns the same. A program ends with
 //   return report_close(&r) == 0 ? 0 : 1;
 int report_close(report_t *r);
 

@@ -1,0 +1,958 @@
+// ch08_seq2seq.c -- chapter 8: a sequence-to-sequence model with attention,
+// trained in C.
+//
+// Makes a translation-like task (a "mirror language": a sentence of letters is
+// translated into capitals in reverse order), trains two encoder-decoder
+// models on it with hand-written backward passes and Adam -- the GRU decoder
+// with additive attention, and the same decoder that sees only one fixed
+// summary of the source -- then compares them on held-out sentences: exact
+// match, per-token accuracy, accuracy against length, the alignment the
+// attention model learned, and example translations. Finally assembles the
+// encoder-decoder Transformer from chapter 4's blocks and runs it forward on
+// the same shapes.
+//
+// Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
+// terminal. The trained weights go to DIR/weights_attn.bin and
+// DIR/weights_base.bin with --data DIR.
+//
+// Test args: --small
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/mat.h"
+#include "base/rng.h"
+#include "layers/block.h"
+#include "layers/linear.h"
+#include "program/cli.h"
+#include "program/report.h"
+#include "program/xalloc.h"
+#include "train/optim.h"
+#include "train/seq2seq.h"
+
+static const char *PROG = "ch08_seq2seq";
+
+// The task: sentences of MIN_LEN..MAX_LEN distinct words out of N_WORDS.
+enum { N_WORDS = 60, MIN_LEN = 4, MAX_LEN = 30 };
+enum { V_SRC = N_WORDS + 1, V_TGT = N_WORDS + 3, U_MAX = MAX_LEN + 1 };
+enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = 100, BATCH = 16 };
+#define LR 0.008f
+enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
+#define CLIP_NORM 5.0
+
+// snippet: task
+// Source word k is id k + 1; its translation, target word k, is id k + 3
+// (target ids 1 and 2 are BOS and EOS).
+static int tgt_of_src(int id) { return id + 2; }
+
+// The translation of src (len letters): the same letters, reversed.
+static void translate(const int *src, int len, int *tgt) {
+    for (int i = 0; i < len; i++) tgt[i] = tgt_of_src(src[len - 1 - i]);
+}
+// end snippet
+
+// Word k of the vocabulary (0..N_WORDS-1) is a syllable: consonant k / 5,
+// vowel k % 5 ("ba", "be", ..., "ti"); its translation is in capitals.
+static void word_text(int k, int capital, char out[3]) {
+    static const char cons[] = "bdfgklmnprst", vow[] = "aeiou";
+    out[0] = cons[(k / 5) % 12];
+    out[1] = vow[k % 5];
+    out[2] = '\0';
+    if (capital) {
+        out[0] = (char)(out[0] - 'a' + 'A');
+        out[1] = (char)(out[1] - 'a' + 'A');
+    }
+}
+
+// The text of a source id (1..N_WORDS) or a target id (3..N_WORDS+2, EOS).
+static const char *src_text(int id, char buf[3]) {
+    if (id < 1 || id > N_WORDS) return "?";
+    word_text(id - 1, 0, buf);
+    return buf;
+}
+static const char *tgt_text(int id, char buf[3]) {
+    if (id == S2S_EOS) return "</s>";
+    if (id < 3 || id >= 3 + N_WORDS) return "?";
+    word_text(id - 3, 1, buf);
+    return buf;
+}
+
+typedef struct {
+    int n;
+    int *len;   // (n,)
+    int *tok;   // (n, MAX_LEN) source ids, 0 after len
+    int *order; // (n,) indices sorted by length (for batches with little padding)
+} split_t;
+
+typedef struct {
+    const char *name;      // "attention" / "baseline"
+    s2s_config_t cfg;
+    long n_params;
+    float *w, *g, *m, *v;  // parameters, gradients, Adam moments
+    s2s_params_t p, gv;
+    s2s_work_t *work;
+    // results
+    double train_loss[64], val_loss[64], val_exact[64];
+    int epochs_run;
+    double seconds;
+    double exact, token_acc;
+    double bin_exact[N_BINS];
+    int *test_out;         // (N_TEST, U_MAX) greedy outputs
+    float *test_alpha;     // (N_TEST, U_MAX, MAX_LEN) attention, attention model only
+} model_t;
+
+typedef struct {
+    int epochs, hidden, emb, attn, n_train;
+    int small;             // --small: a tiny run whose accuracy claims are not checked
+    int n_models;          // 2: attention and baseline; 1: --no-attention
+    split_t train, val, test;
+    model_t models[2];
+} run_t;
+
+// ---------------------------------------------------------------------------
+// the data
+
+static void split_make(split_t *s, int n, int log_uniform, rng_t *rng) {
+    s->n = n;
+    s->len = xmalloc(PROG, (size_t)n * sizeof(int));
+    s->tok = xmalloc(PROG, (size_t)n * MAX_LEN * sizeof(int));
+    s->order = xmalloc(PROG, (size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int len = MIN_LEN + (int)(rng_next(rng) % (MAX_LEN - MIN_LEN + 1));
+        double u = rng_uniform(rng);
+        if (log_uniform && i % 2)   // half the training sentences short-biased:
+            len = (int)floor(MIN_LEN * pow((MAX_LEN + 1.0) / MIN_LEN, u));  // cheaper
+        s->len[i] = len;
+        int pool[N_WORDS];              // len distinct words: a partial shuffle
+        for (int k = 0; k < N_WORDS; k++) pool[k] = 1 + k;
+        for (int t = 0; t < MAX_LEN; t++) {
+            if (t >= len) {
+                s->tok[i * MAX_LEN + t] = S2S_PAD;
+                continue;
+            }
+            int j = t + (int)(rng_next(rng) % (uint64_t)(N_WORDS - t));
+            int tmp = pool[t];
+            pool[t] = pool[j];
+            pool[j] = tmp;
+            s->tok[i * MAX_LEN + t] = pool[t];
+        }
+    }
+    // Counting sort by length: stable, so the order is fixed by the seed.
+    int k = 0;
+    for (int len = MIN_LEN; len <= MAX_LEN; len++)
+        for (int i = 0; i < n; i++)
+            if (s->len[i] == len) s->order[k++] = i;
+}
+
+static void split_free(split_t *s) {
+    free(s->len);
+    free(s->tok);
+    free(s->order);
+}
+
+// Buffers for one batch of at most EVAL_BATCH sentences.
+typedef struct {
+    int src[EVAL_BATCH * MAX_LEN], tin[EVAL_BATCH * U_MAX], tout[EVAL_BATCH * U_MAX];
+    unsigned char mask[EVAL_BATCH * MAX_LEN];
+    s2s_batch_t bt;
+} batch_buf_t;
+
+// The sentences idx[0..b-1] of s as a padded batch.
+static void batch_fill(batch_buf_t *bb, const split_t *s, const int *idx, int b) {
+    int t_len = 0;
+    for (int r = 0; r < b; r++)
+        if (s->len[idx[r]] > t_len) t_len = s->len[idx[r]];
+    int u_len = t_len + 1, tgt[MAX_LEN];
+    for (int r = 0; r < b; r++) {
+        int len = s->len[idx[r]];
+        const int *src = s->tok + idx[r] * MAX_LEN;
+        translate(src, len, tgt);
+        for (int t = 0; t < t_len; t++) {
+            bb->src[r * t_len + t] = t < len ? src[t] : S2S_PAD;
+            bb->mask[r * t_len + t] = t < len;
+        }
+        for (int i = 0; i < u_len; i++) {
+            bb->tin[r * u_len + i] = i == 0 ? S2S_BOS : i <= len ? tgt[i - 1] : S2S_PAD;
+            bb->tout[r * u_len + i] = i < len ? tgt[i] : i == len ? S2S_EOS : S2S_PAD;
+        }
+    }
+    bb->bt = (s2s_batch_t){.b = b,
+                           .t_len = t_len,
+                           .u_len = u_len,
+                           .src = bb->src,
+                           .src_mask = bb->mask,
+                           .tgt_in = bb->tin,
+                           .tgt_out = bb->tout};
+}
+
+// ---------------------------------------------------------------------------
+// the models
+
+static void model_new(model_t *md, const char *name, int attention, const run_t *run,
+                      rng_t *rng) {
+    md->name = name;
+    md->cfg = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb,
+                             .h = run->hidden, .a = run->attn, .attention = attention,
+                             .b_max = EVAL_BATCH, .t_max = MAX_LEN, .u_max = U_MAX};
+    md->n_params = s2s_param_count(&md->cfg);
+    size_t n = (size_t)md->n_params;
+    md->w = xfloats(PROG, n);
+    md->g = xfloats(PROG, n);
+    md->m = xfloats(PROG, n);
+    md->v = xfloats(PROG, n);
+    memset(md->m, 0, n * sizeof(float));
+    memset(md->v, 0, n * sizeof(float));
+    s2s_init(md->w, &md->cfg, rng);
+    s2s_bind(&md->p, md->w, &md->cfg);
+    s2s_bind(&md->gv, md->g, &md->cfg);
+    md->work = s2s_work_new(&md->cfg);
+    if (!md->work) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        exit(1);
+    }
+    md->test_out = xmalloc(PROG, (size_t)N_TEST * U_MAX * sizeof(int));
+    md->test_alpha = xfloats(PROG, (size_t)N_TEST * U_MAX * MAX_LEN);
+}
+
+static void model_free(model_t *md) {
+    free(md->w);
+    free(md->g);
+    free(md->m);
+    free(md->v);
+    s2s_work_free(md->work);
+    free(md->test_out);
+    free(md->test_alpha);
+}
+
+// Mean teacher-forced loss per target token over a split.
+static double split_loss(model_t *md, const split_t *s, batch_buf_t *bb) {
+    double sum = 0.0;
+    long count = 0;
+    for (int i = 0; i < s->n; i += EVAL_BATCH) {
+        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH, c;
+        batch_fill(bb, s, s->order + i, b);
+        sum += s2s_forward(&md->p, &md->cfg, &bb->bt, md->work, &c);
+        count += c;
+    }
+    return sum / (double)count;
+}
+
+// Greedy-decode a split; out (n, U_MAX), alpha (n, U_MAX, MAX_LEN) or NULL, in
+// the split's own order. Returns the exact-match rate; *tok_acc gets the
+// per-token accuracy (target positions, EOS included, predicted right).
+static double split_decode(model_t *md, const split_t *s, batch_buf_t *bb, int *out,
+                           float *alpha, double *tok_acc) {
+    static int o[EVAL_BATCH * U_MAX];
+    static float al[EVAL_BATCH * U_MAX * MAX_LEN];
+    long exact = 0, right = 0, total = 0;
+    for (int i = 0; i < s->n; i += EVAL_BATCH) {
+        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH;
+        const int *idx = s->order + i;
+        batch_fill(bb, s, idx, b);
+        s2s_greedy(&md->p, &md->cfg, bb->src, bb->mask, b, bb->bt.t_len, o,
+                   alpha ? al : NULL, md->work);
+        for (int r = 0; r < b; r++) {
+            int len = s->len[idx[r]], ok = 1;
+            for (int j = 0; j <= len; j++) {
+                int want = bb->tout[r * bb->bt.u_len + j];
+                int got = o[r * U_MAX + j];
+                right += got == want;
+                ok &= got == want;
+            }
+            total += len + 1;
+            exact += ok;
+            if (out) memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX,
+                            U_MAX * sizeof(int));
+            if (alpha)
+                for (int j = 0; j < U_MAX; j++)
+                    for (int t = 0; t < MAX_LEN; t++)
+                        alpha[((size_t)idx[r] * U_MAX + j) * MAX_LEN + t] =
+                            t < bb->bt.t_len ? al[(r * U_MAX + j) * bb->bt.t_len + t]
+                                             : 0.0f;
+        }
+    }
+    if (tok_acc) *tok_acc = (double)right / (double)total;
+    return (double)exact / s->n;
+}
+
+// Processor time of this process: what one core spent, whatever else runs.
+static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+// snippet: train_step
+// One mini-batch: forward, backward, clip, Adam. Returns the summed loss.
+static double train_step(model_t *md, const s2s_batch_t *bt, optim_adam_t *opt,
+                         int *count) {
+    memset(md->g, 0, (size_t)md->n_params * sizeof(float));     // zero once
+    double loss = s2s_forward(&md->p, &md->cfg, bt, md->work, count);
+    s2s_backward(&md->p, &md->gv, &md->cfg, bt, md->work, 1.0f / (float)*count);
+    optim_clip_norm(md->g, (size_t)md->n_params, CLIP_NORM);
+    optim_adam_step(opt, md->w, md->g);
+    return loss;
+}
+// end snippet
+
+static void train(model_t *md, run_t *run, rng_t *rng, batch_buf_t *bb) {
+    const split_t *tr = &run->train;
+    int n_batches = (tr->n + BATCH - 1) / BATCH;
+    int *perm = xmalloc(PROG, (size_t)n_batches * sizeof(int));
+    optim_adam_t opt = {.lr = LR,
+                        .beta1 = 0.9f,
+                        .beta2 = 0.999f,
+                        .eps = 1e-8f,
+                        .m = md->m,
+                        .v = md->v,
+                        .n = (size_t)md->n_params};
+    int tty = isatty(2);
+    double t0 = now_seconds();
+    for (int ep = 0; ep < run->epochs; ep++) {
+        for (int k = 0; k < n_batches; k++) perm[k] = k;
+        for (int k = n_batches - 1; k > 0; k--) {   // batches in a fresh order
+            int j = (int)(rng_next(rng) % (uint64_t)(k + 1)), tmp = perm[k];
+            perm[k] = perm[j];
+            perm[j] = tmp;
+        }
+        double sum = 0.0;
+        long count = 0;
+        for (int k = 0; k < n_batches; k++) {
+            int first = perm[k] * BATCH, c;
+            int b = tr->n - first < BATCH ? tr->n - first : BATCH;
+            batch_fill(bb, tr, tr->order + first, b);
+            // the learning rate falls linearly to zero over the run
+            opt.lr = LR * (1.0f - (float)(ep * n_batches + k) /
+                                      (float)(run->epochs * n_batches));
+            sum += train_step(md, &bb->bt, &opt, &c);
+            count += c;
+            if (tty && k % 50 == 0)
+                fprintf(stderr, "\r%s: %s epoch %d/%d batch %d/%d loss %.4f %5.1f s ",
+                        PROG, md->name, ep + 1, run->epochs, k, n_batches,
+                        sum / (double)count, now_seconds() - t0);
+        }
+        md->train_loss[ep] = sum / (double)count;
+        md->val_loss[ep] = split_loss(md, &run->val, bb);
+        md->val_exact[ep] = split_decode(md, &run->val, bb, NULL, NULL, NULL);
+        md->epochs_run = ep + 1;
+        if (tty)
+            fprintf(stderr, "\r%s: %s epoch %d/%d loss %.4f val loss %.4f val exact "
+                    "%.3f %5.1f s\n", PROG, md->name, ep + 1, run->epochs,
+                    md->train_loss[ep], md->val_loss[ep], md->val_exact[ep],
+                    now_seconds() - t0);
+    }
+    md->seconds = now_seconds() - t0;
+    free(perm);
+}
+
+// ---------------------------------------------------------------------------
+// printing sentences
+
+// Print ids as words after a label, wrapping at 78 columns; stops at EOS or PAD.
+static void print_words(const char *label, const int *ids, int n, int target) {
+    int col = printf("%-10s", label);
+    for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
+        char buf[3];
+        const char *w = target ? tgt_text(ids[i], buf) : src_text(ids[i], buf);
+        if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-10s", "");
+        col += printf(" %s", w);
+        if (ids[i] == S2S_EOS) break;
+    }
+    printf("\n");
+}
+
+// ---------------------------------------------------------------------------
+// the task
+
+static void section_task(report_t *r, const run_t *run) {
+    report_section(r, "the task");
+    char a[3], b[3], c[3];
+    printf("vocabulary: %d source words %s %s ... %s, translated word for word\n",
+           N_WORDS, src_text(1, a), src_text(2, b), src_text(N_WORDS, c));
+    printf("into %s %s ... %s; a sentence uses each word at most once.\n",
+           tgt_text(3, a), tgt_text(4, b), tgt_text(N_WORDS + 2, c));
+    printf("rule: translate every word and reverse the order.\n\n");
+    const split_t *sp[3] = {&run->train, &run->val, &run->test};
+    const char *names[3] = {"train", "validation", "test"};
+    printf("%-11s %9s %8s %8s %10s\n", "split", "sentences", "min len", "max len",
+           "mean len");
+    for (int k = 0; k < 3; k++) {
+        int lo = MAX_LEN, hi = 0;
+        double mean = 0;
+        for (int i = 0; i < sp[k]->n; i++) {
+            int len = sp[k]->len[i];
+            lo = len < lo ? len : lo;
+            hi = len > hi ? len : hi;
+            mean += len;
+        }
+        printf("%-11s %9d %8d %8d %10.1f\n", names[k], sp[k]->n, lo, hi,
+               mean / sp[k]->n);
+        if (k == 0) report_value(r, "train_mean_len", "%.1f", mean / sp[k]->n);
+    }
+    printf("\n");
+    for (int i = 0; i < 2; i++) {
+        int tgt[MAX_LEN + 1], len = run->test.len[i];
+        translate(run->test.tok + i * MAX_LEN, len, tgt);
+        tgt[len] = S2S_EOS;
+        print_words("source", run->test.tok + i * MAX_LEN, len, 0);
+        print_words("target", tgt, len + 1, 1);
+    }
+    report_value(r, "n_words", "%.0f", N_WORDS);
+    report_value(r, "min_len", "%.0f", MIN_LEN);
+    report_value(r, "max_len", "%.0f", MAX_LEN);
+    report_value(r, "n_train", "%.0f", run->train.n);
+    report_value(r, "n_val", "%.0f", run->val.n);
+    report_value(r, "n_test", "%.0f", run->test.n);
+}
+
+// ---------------------------------------------------------------------------
+// the two models
+
+static void section_models(report_t *r, const run_t *run) {
+    report_section(r, "the two models");
+    printf("embedding E %d, GRU width H %d, attention width A %d\n", run->emb,
+           run->hidden, run->attn);
+    int e = run->emb, h = run->hidden, a = run->attn;
+    long emb = (long)(V_SRC + V_TGT) * e, enc = 2 * gru_param_count(e, h);
+    long init = 2L * h * h + h, att = (long)h * a + 2L * h * a + a;
+    long dec = gru_param_count(e + 2 * h, h), out = 3L * h * V_TGT + V_TGT;
+    const char *rows[6] = {"embeddings (source, target)", "bidirectional GRU encoder",
+                           "s_0 = tanh([fwd; bwd] W_init)", "additive attention",
+                           "GRU decoder", "output layer"};
+    long parts[6] = {emb, enc, init, att, dec, out};
+    printf("%-34s", "parameters");
+    for (int k = 0; k < run->n_models; k++) printf(" %10s", run->models[k].name);
+    printf("\n");
+    for (int q = 0; q < 6; q++) {
+        printf("%-34s", rows[q]);
+        for (int k = 0; k < run->n_models; k++)
+            printf(" %10ld", q == 3 && !run->models[k].cfg.attention ? 0 : parts[q]);
+        printf("\n");
+    }
+    printf("%-34s", "total");
+    for (int k = 0; k < run->n_models; k++) printf(" %10ld", run->models[k].n_params);
+    printf("\n");
+    for (int k = 0; k < run->n_models; k++) {
+        const model_t *md = &run->models[k];
+        long sum = emb + enc + init + dec + out + (md->cfg.attention ? att : 0);
+        char label[64];
+        snprintf(label, sizeof label, "%s: total == sum of parts", md->name);
+        report_check(r, label, (double)(md->n_params - sum), 0);
+        report_value(r, md->cfg.attention ? "params_attn" : "params_base", "%.0f",
+                     (double)md->n_params);
+    }
+    report_value(r, "cfg_e", "%.0f", e);
+    report_value(r, "cfg_h", "%.0f", h);
+    report_value(r, "cfg_a", "%.0f", a);
+    report_value(r, "params_att_only", "%.0f", (double)att);
+}
+
+// ---------------------------------------------------------------------------
+// training
+
+static void section_training(report_t *r, const run_t *run) {
+    report_section(r, "training");
+    printf("mini-batches of %d sentences, Adam lr %.4f falling linearly to 0,\n",
+           BATCH, LR);
+    printf("gradient norm clipped at %.1f; %d epochs of %d sentences each\n",
+           CLIP_NORM, run->epochs, run->train.n);
+    printf("%5s", "");
+    for (int k = 0; k < run->n_models; k++) printf("  %-27s", run->models[k].name);
+    printf("\n%5s", "epoch");
+    for (int k = 0; k < run->n_models; k++)
+        printf("  %8s %8s %9s", "train", "val", "val exact");
+    printf("\n");
+    FILE *f = report_data(r, "loss.dat");
+    if (f) fprintf(f, "# epoch, then per model: train_loss val_loss val_exact\n");
+    for (int ep = 0; ep < run->epochs; ep++) {
+        printf("%5d", ep + 1);
+        if (f) fprintf(f, "%d", ep + 1);
+        for (int k = 0; k < run->n_models; k++) {
+            const model_t *md = &run->models[k];
+            printf("  %8.4f %8.4f %9.3f", md->train_loss[ep], md->val_loss[ep],
+                   md->val_exact[ep]);
+            if (f)
+                fprintf(f, " %.5f %.5f %.4f", md->train_loss[ep], md->val_loss[ep],
+                        md->val_exact[ep]);
+        }
+        printf("\n");
+        if (f) fprintf(f, "\n");
+    }
+    report_data_close(r, f);
+    int last = run->epochs - 1;
+    report_value(r, "epochs", "%.0f", run->epochs);
+    report_value(r, "batch", "%.0f", BATCH);
+    report_value(r, "lr", "%.3f", LR);
+    report_value(r, "clip", "%.0f", CLIP_NORM);
+    for (int k = 0; k < run->n_models; k++) {
+        const model_t *md = &run->models[k];
+        report_value(r, md->cfg.attention ? "attn_val_loss" : "base_val_loss", "%.4f",
+                     md->val_loss[last]);
+        report_value(r, md->cfg.attention ? "attn_train_loss" : "base_train_loss",
+                     "%.4f", md->train_loss[last]);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// test accuracy
+
+static void section_test(report_t *r, const run_t *run) {
+    report_section(r, "test accuracy");
+    printf("greedy decoding of the %d test sentences\n", run->test.n);
+    printf("%-10s %12s %16s\n", "model", "exact match", "token accuracy");
+    for (int k = 0; k < run->n_models; k++) {
+        const model_t *md = &run->models[k];
+        printf("%-10s %12.4f %16.4f\n", md->name, md->exact, md->token_acc);
+        report_value(r, md->cfg.attention ? "attn_exact" : "base_exact", "%.1f",
+                     100 * md->exact);
+        report_value(r, md->cfg.attention ? "attn_token" : "base_token", "%.1f",
+                     100 * md->token_acc);
+    }
+    if (run->n_models == 2 && !run->small) {
+        const model_t *at = &run->models[0], *bs = &run->models[1];
+        report_check_true(r, "attention model: exact match >= 0.99", at->exact >= 0.99);
+        report_check_true(r, "attention beats the baseline", at->exact > bs->exact);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// accuracy against length
+
+// Exact-match rate of md on the test sentences whose length is in [lo, hi].
+static double exact_in(const model_t *md, const split_t *s, int lo, int hi, int *n) {
+    int right = 0, total = 0, tgt[MAX_LEN];
+    for (int i = 0; i < s->n; i++) {
+        int len = s->len[i], ok = 1;
+        if (len < lo || len > hi) continue;
+        translate(s->tok + i * MAX_LEN, len, tgt);
+        const int *o = md->test_out + (size_t)i * U_MAX;
+        for (int j = 0; j < len; j++) ok &= o[j] == tgt[j];
+        ok &= o[len] == S2S_EOS;
+        right += ok;
+        total++;
+    }
+    *n = total;
+    return total ? (double)right / total : 0.0;
+}
+
+static void section_length(report_t *r, const run_t *run) {
+    report_section(r, "accuracy against length");
+    printf("exact match on the test sentences, by source length\n");
+    printf("%-9s %10s", "length", "sentences");
+    for (int k = 0; k < run->n_models; k++) printf(" %10s", run->models[k].name);
+    printf("\n");
+    FILE *f = report_data(r, "length.dat");
+    if (f) fprintf(f, "# mid_length n, then exact match per model\n");
+    double lo_attn = 1.0, first_base = 0, last_base = 0;
+    for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
+        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0;
+        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
+        double ex[2];
+        for (int k = 0; k < run->n_models; k++)
+            ex[k] = exact_in(&run->models[k], &run->test, lo, hi, &n);
+        char range[16];
+        snprintf(range, sizeof range, "%d-%d", lo, hi);
+        printf("%-9s %10d", range, n);
+        if (f) fprintf(f, "%.1f %d", (lo + hi) / 2.0, n);
+        for (int k = 0; k < run->n_models; k++) {
+            printf(" %10.3f", ex[k]);
+            if (f) fprintf(f, " %.4f", ex[k]);
+            if (run->models[k].cfg.attention) {
+                lo_attn = ex[k] < lo_attn ? ex[k] : lo_attn;
+            } else {
+                if (lo == MIN_LEN) first_base = ex[k];
+                last_base = ex[k];
+            }
+        }
+        printf("\n");
+        if (f) fprintf(f, "\n");
+        if (hi == MAX_LEN) break;
+    }
+    report_data_close(r, f);
+    if (run->n_models == 2 && !run->small) {
+        report_check_true(r, "baseline: longest sentences worse than shortest",
+                          last_base < first_base);
+        report_check_true(r, "attention: >= 0.95 at every length", lo_attn >= 0.95);
+        report_value(r, "attn_worst_bin", "%.3f", lo_attn);
+        report_value(r, "base_first_bin", "%.3f", first_base);
+        report_value(r, "base_last_bin", "%.3f", last_base);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// what the attention model looks at
+
+// The test sentence shown in the heatmap: the first of length want.
+static int first_of_len(const split_t *s, int want) {
+    for (int i = 0; i < s->n; i++)
+        if (s->len[i] == want) return i;
+    return 0;
+}
+
+static void write_heatmap(report_t *r, const model_t *md, const split_t *s, int i,
+                          const char *name) {
+    FILE *f = report_data(r, name);
+    if (!f) return;
+    int len = s->len[i], n_out = len + 1;
+    const int *o = md->test_out + (size_t)i * U_MAX;
+    char buf[3];
+    fprintf(f, "x");                              // gnuplot's matrix header row
+    for (int t = 0; t < len; t++)
+        fprintf(f, " \"%s\"", src_text(s->tok[i * MAX_LEN + t], buf));
+    fprintf(f, "\n");
+    for (int j = 0; j < n_out; j++) {
+        fprintf(f, "\"%s\"", o[j] == S2S_EOS ? "EOS" : tgt_text(o[j], buf));
+        for (int t = 0; t < len; t++)
+            fprintf(f, " %.4f", md->test_alpha[((size_t)i * U_MAX + j) * MAX_LEN + t]);
+        fprintf(f, "\n");
+    }
+    report_data_close(r, f);
+}
+
+static void section_alignment(report_t *r, const run_t *run) {
+    const model_t *md = &run->models[0];
+    const split_t *s = &run->test;
+    report_section(r, "what attention looks at");
+    // Over all test outputs: weight on the mirrored source word, len - 1 - j.
+    double on_mirror = 0, argmax_hits = 0, near_hits = 0;
+    long steps = 0;
+    for (int i = 0; i < s->n; i++) {
+        int len = s->len[i];
+        for (int j = 0; j < len; j++) {
+            const float *al = md->test_alpha + ((size_t)i * U_MAX + j) * MAX_LEN;
+            int best = 0;
+            for (int t = 1; t < len; t++) best = al[t] > al[best] ? t : best;
+            on_mirror += al[len - 1 - j];
+            argmax_hits += best == len - 1 - j;
+            near_hits += abs(best - (len - 1 - j)) <= 1;
+            steps++;
+        }
+    }
+    on_mirror /= (double)steps;
+    argmax_hits /= (double)steps;
+    near_hits /= (double)steps;
+    printf("output word j of a sentence of n words translates source word n-1-j.\n");
+    printf("over %ld output words of the test set:\n", steps);
+    printf("  mean attention weight on source word n-1-j   %.4f\n", on_mirror);
+    printf("  share of steps whose largest weight is there %.4f\n", argmax_hits);
+    printf("  ... or on one of its two neighbours          %.4f\n", near_hits);
+    if (!run->small) {
+        report_check_true(r, "largest weight on the mirrored word in >= 90% of steps",
+                          argmax_hits >= 0.90);
+        report_check_true(r, "... or next to it in >= 99% of steps", near_hits >= 0.99);
+    }
+    report_value(r, "mirror_near", "%.1f", 100 * near_hits);
+    report_value(r, "mirror_weight", "%.3f", on_mirror);
+    report_value(r, "mirror_argmax", "%.1f", 100 * argmax_hits);
+    int i = first_of_len(s, 9);
+    int len = s->len[i];
+    printf("\nthe weights for one test sentence (rows: output, columns: source):\n");
+    printf("%-5s", "");
+    char buf[3];
+    for (int t = 0; t < len; t++)
+        printf(" %5s", src_text(s->tok[i * MAX_LEN + t], buf));
+    printf("\n");
+    const int *o = md->test_out + (size_t)i * U_MAX;
+    for (int j = 0; j <= len; j++) {
+        printf("%-5s", o[j] == S2S_EOS ? "</s>" : tgt_text(o[j], buf));
+        for (int t = 0; t < len; t++)
+            printf(" %5.2f", md->test_alpha[((size_t)i * U_MAX + j) * MAX_LEN + t]);
+        printf("\n");
+    }
+    write_heatmap(r, md, s, i, "align_short.dat");
+    write_heatmap(r, md, s, first_of_len(s, MAX_LEN - 6), "align_long.dat");
+}
+
+// ---------------------------------------------------------------------------
+// example translations
+
+// Word errors of md's output for test sentence i (EOS position included).
+static int word_errors(const model_t *md, const split_t *s, int i) {
+    int len = s->len[i], tgt[MAX_LEN], bad = 0;
+    translate(s->tok + i * MAX_LEN, len, tgt);
+    const int *o = md->test_out + (size_t)i * U_MAX;
+    for (int j = 0; j < len; j++) bad += o[j] != tgt[j];
+    return bad + (o[len] != S2S_EOS);
+}
+
+static void show_example(const run_t *run, int i) {
+    const split_t *s = &run->test;
+    int len = s->len[i], tgt[MAX_LEN + 1];
+    translate(s->tok + i * MAX_LEN, len, tgt);
+    tgt[len] = S2S_EOS;
+    printf("length %d\n", len);
+    print_words("source", s->tok + i * MAX_LEN, len, 0);
+    print_words("reference", tgt, len + 1, 1);
+    for (int k = 0; k < 2; k++) {
+        const model_t *md = &run->models[k];
+        char label[16];
+        snprintf(label, sizeof label, "%s", md->name);
+        print_words(label, md->test_out + (size_t)i * U_MAX, U_MAX, 1);
+        printf("%-10s %d wrong\n", "", word_errors(md, s, i));
+    }
+}
+
+static void section_examples(report_t *r, const run_t *run) {
+    const split_t *s = &run->test;
+    report_section(r, "example translations");
+    // one short, one middle, one long sentence: the first test sentence of each
+    int shown[3] = {first_of_len(s, 6), first_of_len(s, 14), first_of_len(s, MAX_LEN)};
+    for (int k = 0; k < 3; k++) {
+        if (k) printf("\n");
+        show_example(run, shown[k]);
+    }
+    // How the baseline fails on long sentences: where its first error falls.
+    double first_err = 0;
+    int n_long = 0, n_wrong = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (s->len[i] < MAX_LEN - LEN_BIN + 1) continue;
+        int len = s->len[i], tgt[MAX_LEN], j = 0;
+        translate(s->tok + i * MAX_LEN, len, tgt);
+        const int *o = run->models[1].test_out + (size_t)i * U_MAX;
+        while (j < len && o[j] == tgt[j]) j++;
+        n_long++;
+        if (j < len) {
+            first_err += (double)j / len;
+            n_wrong++;
+        }
+    }
+    printf("\nbaseline on the %d test sentences of %d..%d words: %d wrong;\n", n_long,
+           MAX_LEN - LEN_BIN + 1, MAX_LEN, n_wrong);
+    printf("its first wrong word comes on average %.0f%% of the way through\n",
+           n_wrong ? 100 * first_err / n_wrong : 0.0);
+    report_value(r, "base_long_wrong", "%.0f", n_wrong);
+    report_value(r, "base_long_n", "%.0f", n_long);
+    report_value(r, "base_first_err", "%.0f",
+                 n_wrong ? 100 * first_err / n_wrong : 0.0);
+}
+
+// ---------------------------------------------------------------------------
+// the Transformer in the same frame
+
+enum { TF_D = 64, TF_HEADS = 4, TF_FF = 128 };
+
+typedef struct {
+    float *emb_src, *emb_tgt;   // (V_SRC, TF_D), (V_TGT, TF_D)
+    float *pos;                 // (U_MAX, TF_D) sinusoidal positions
+    encoder_block_t enc;
+    decoder_block_t dec;
+    float *w_out, *b_out;       // (TF_D, V_TGT), (V_TGT,)
+} tf_t;
+
+// snippet: sinusoid
+// pos[p][2i] = sin(p / 10000^(2i/d)), pos[p][2i+1] = cos(same): a small local
+// copy of chapter 7's table, so this chapter stands on its own.
+static void sinusoid_table(float *pos, int n, int d) {
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < d; i += 2) {
+            double angle = p / pow(10000.0, (double)i / d);
+            pos[p * d + i] = (float)sin(angle);
+            if (i + 1 < d) pos[p * d + i + 1] = (float)cos(angle);
+        }
+}
+// end snippet
+
+// ids (n,) -> x (n, TF_D) = table[ids] * sqrt(d) + pos
+static void tf_embed(const float *table, const float *pos, const int *ids, int n,
+                     float *x) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < TF_D; j++)
+            x[i * TF_D + j] = table[ids[i] * TF_D + j] * sqrtf((float)TF_D) +
+                              pos[i * TF_D + j];
+}
+
+// snippet: transformer_forward
+// One sentence pair: src (m,) with mask (m,), tgt_in (n,) -> logits (n, V_TGT).
+static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask, int m,
+                      const int *tgt_in, int n, float *logits) {
+    float *x = xfloats(PROG, (size_t)m * TF_D), *enc = xfloats(PROG, (size_t)m * TF_D);
+    float *y = xfloats(PROG, (size_t)n * TF_D), *dec = xfloats(PROG, (size_t)n * TF_D);
+    unsigned char *self = xmalloc(PROG, (size_t)m * m),
+                  *cross = xmalloc(PROG, (size_t)n * m);
+    for (int i = 0; i < m; i++)           // padding masks: no query sees a pad key
+        for (int j = 0; j < m; j++) self[i * m + j] = mask[j];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) cross[i * m + j] = mask[j];
+    tf_embed(tf->emb_src, tf->pos, src, m, x);
+    int rc = encoder_block_forward(&tf->enc, x, m, self, enc, NULL);
+    tf_embed(tf->emb_tgt, tf->pos, tgt_in, n, y);    // the causal mask is built in
+    if (rc == 0)
+        rc =
+            decoder_block_forward(&tf->dec, y, n, enc, m, NULL, cross, dec, NULL, NULL);
+    if (rc == 0) linear_forward(dec, tf->w_out, tf->b_out, logits, n, TF_D, V_TGT);
+    free(x), free(enc), free(y), free(dec), free(self), free(cross);
+    return rc;
+}
+// end snippet
+
+static long tf_new(tf_t *tf, rng_t *rng) {
+    tf->emb_src = xfloats(PROG, (size_t)V_SRC * TF_D);
+    tf->emb_tgt = xfloats(PROG, (size_t)V_TGT * TF_D);
+    tf->pos = xfloats(PROG, (size_t)U_MAX * TF_D);
+    tf->w_out = xfloats(PROG, (size_t)TF_D * V_TGT);
+    tf->b_out = xfloats(PROG, V_TGT);
+    if (encoder_block_alloc(&tf->enc, TF_D, TF_HEADS, TF_FF) ||
+        decoder_block_alloc(&tf->dec, TF_D, TF_HEADS, TF_FF)) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        exit(1);
+    }
+    rng_fill_normal(rng, tf->emb_src, V_SRC * TF_D, 0, 1.0f / sqrtf(TF_D));
+    rng_fill_normal(rng, tf->emb_tgt, V_TGT * TF_D, 0, 1.0f / sqrtf(TF_D));
+    sinusoid_table(tf->pos, U_MAX, TF_D);
+    encoder_block_init(&tf->enc, rng);
+    decoder_block_init(&tf->dec, rng);
+    linear_init_xavier(rng, tf->w_out, TF_D, V_TGT);
+    memset(tf->b_out, 0, V_TGT * sizeof(float));
+    return (long)(V_SRC + V_TGT) * TF_D + encoder_block_param_count(&tf->enc) +
+           decoder_block_param_count(&tf->dec) + (long)TF_D * V_TGT + V_TGT;
+}
+
+static void tf_free(tf_t *tf) {
+    free(tf->emb_src), free(tf->emb_tgt), free(tf->pos), free(tf->w_out);
+    free(tf->b_out);
+    encoder_block_free(&tf->enc);
+    decoder_block_free(&tf->dec);
+}
+
+static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
+    tf_t tf;
+    long n_tf = tf_new(&tf, rng);
+    // A padded pair of this task's shapes: a test sentence of 9 words padded to
+    // MAX_LEN, and its target input (BOS + 9 words).
+    int i = first_of_len(&run->test, 9), len = run->test.len[i], m = MAX_LEN,
+        n = len + 1;
+    int src[MAX_LEN], tin[U_MAX], tgt[MAX_LEN];
+    unsigned char mask[MAX_LEN];
+    translate(run->test.tok + i * MAX_LEN, len, tgt);
+    for (int t = 0; t < m; t++) {
+        src[t] = t < len ? run->test.tok[i * MAX_LEN + t] : S2S_PAD;
+        mask[t] = t < len;
+    }
+    tin[0] = S2S_BOS;
+    for (int j = 1; j < n; j++) tin[j] = tgt[j - 1];
+    float *z0 = xfloats(PROG, (size_t)n * V_TGT),
+          *z1 = xfloats(PROG, (size_t)n * V_TGT);
+    float *z2 = xfloats(PROG, (size_t)n * V_TGT);
+    int rc = tf_forward(&tf, src, mask, m, tin, n, z0);
+    src[m - 1] = 5;                        // change a padded source word
+    rc |= tf_forward(&tf, src, mask, m, tin, n, z1);
+    src[m - 1] = S2S_PAD;
+    tin[n - 1] = tin[n - 1] == 7 ? 8 : 7;  // change the last target input
+    rc |= tf_forward(&tf, src, mask, m, tin, n, z2);
+    double d_pad = mat_max_abs_diff(z0, z1, (size_t)n * V_TGT);
+    double d_past = mat_max_abs_diff(z0, z2, (size_t)(n - 1) * V_TGT);
+    double d_last = mat_max_abs_diff(z0 + (size_t)(n - 1) * V_TGT,
+                                     z2 + (size_t)(n - 1) * V_TGT, V_TGT);
+    report_section(r, "the transformer in the same frame");
+    printf(
+        "encoder block + decoder block (chapter 4), d_model %d, %d heads, d_ff %d,\n",
+        TF_D, TF_HEADS, TF_FF);
+    printf("sinusoidal positions, padding masks; untrained, forward only\n");
+    printf("source (%d,) with %d visible words -> encoder (%d, %d)\n", m, len, m, TF_D);
+    printf("target input (%d,) -> decoder (%d, %d) -> logits (%d, %d)\n", n, n, TF_D,
+           n, V_TGT);
+    report_check_true(r, "forward passes succeed", rc == 0);
+    report_check(r, "changing a padded source word: max |change|", d_pad, 0);
+    report_check(r, "changing the last target input: change before it", d_past, 0);
+    report_check_true(r, "... and its own row does change", d_last > 1e-3);
+    printf("\n%-34s %10s\n", "model", "parameters");
+    for (int k = 0; k < run->n_models; k++)
+        printf("%-34s %10ld\n", run->models[k].cfg.attention
+                                    ? "GRU encoder-decoder + attention"
+                                    : "GRU encoder-decoder, no attention",
+               run->models[k].n_params);
+    printf("%-34s %10ld\n", "Transformer, 1 + 1 blocks", n_tf);
+    report_value(r, "params_tf", "%.0f", (double)n_tf);
+    report_value(r, "tf_d", "%.0f", TF_D);
+    report_value(r, "tf_heads", "%.0f", TF_HEADS);
+    report_value(r, "tf_ff", "%.0f", TF_FF);
+    free(z0), free(z1), free(z2);
+    tf_free(&tf);
+}
+
+// ---------------------------------------------------------------------------
+// weights and time
+
+// DIR/name <- the model's parameters as raw little-endian floats.
+static void save_weights(report_t *r, const model_t *md, const char *name) {
+    FILE *f = report_data(r, name);
+    if (!f) return;
+    fwrite(md->w, sizeof(float), (size_t)md->n_params, f);
+    report_data_close(r, f);
+}
+
+static void section_measured(report_t *r, const run_t *run) {
+    report_section(r, "measured training time");
+    double total = 0;
+    for (int k = 0; k < run->n_models; k++) {
+        printf("%-10s %6.1f s for %d epochs\n", run->models[k].name,
+               run->models[k].seconds, run->epochs);
+        total += run->models[k].seconds;
+    }
+    printf("%-10s %6.1f s of processor time on one core, -O2, no threads\n", "total",
+           total);
+}
+
+// ---------------------------------------------------------------------------
+// main
+
+int main(int argc, char **argv) {
+    long epochs = 10, hidden = 32, no_attention = 0, small = 0;
+    const cli_opt_t opts[] = {
+        {.name = "--epochs", .meta = "N", .help = "training epochs for each model",
+         .kind = CLI_INT, .ival = &epochs, .min = 1, .max = 64},
+        {.name = "--hidden", .meta = "N", .help = "GRU width H (and attention width)",
+         .kind = CLI_INT, .ival = &hidden, .min = 2, .max = 256},
+        {.name = "--no-attention", .help = "train and report only the baseline",
+         .kind = CLI_FLAG, .ival = &no_attention},
+        {.name = "--small", .help = "tiny run for the tests: 1 epoch, H = 8, no claims",
+         .kind = CLI_FLAG, .ival = &small},
+    };
+    cli_t cli = {.program = PROG,
+                 .summary = "Chapter 8: a seq2seq model with attention, trained in C.",
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
+    int rc = cli_parse(&cli, argc, argv);
+    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
+    report_t r;
+    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    rng_t rng;
+    rng_seed(&rng, cli.seed);
+    run_t run = {.epochs = small ? 1 : (int)epochs, .hidden = small ? 8 : (int)hidden,
+                 .emb = 16, .n_train = small ? 300 : N_TRAIN, .small = (int)small,
+                 .n_models = no_attention ? 1 : 2};
+    run.attn = run.hidden;
+    split_make(&run.train, run.n_train, 1, &rng);
+    split_make(&run.val, small ? 100 : N_VAL, 0, &rng);
+    split_make(&run.test, small ? 200 : N_TEST, 0, &rng);
+    static batch_buf_t bb;
+    if (no_attention) {
+        model_new(&run.models[0], "baseline", 0, &run, &rng);
+    } else {
+        model_new(&run.models[0], "attention", 1, &run, &rng);
+        model_new(&run.models[1], "baseline", 0, &run, &rng);
+    }
+    for (int k = 0; k < run.n_models; k++) {
+        model_t *md = &run.models[k];
+        train(md, &run, &rng, &bb);
+        md->exact = split_decode(md, &run.test, &bb, md->test_out, md->test_alpha,
+                                 &md->token_acc);
+        save_weights(&r, md,
+                     md->cfg.attention ? "weights_attn.bin" : "weights_base.bin");
+    }
+    section_task(&r, &run);
+    section_models(&r, &run);
+    section_training(&r, &run);
+    section_test(&r, &run);
+    section_length(&r, &run);
+    if (!no_attention) {
+        section_alignment(&r, &run);
+        section_examples(&r, &run);
+    }
+    section_transformer(&r, &run, &rng);
+    section_measured(&r, &run);
+    for (int k = 0; k < run.n_models; k++) model_free(&run.models[k]);
+    split_free(&run.train);
+    split_free(&run.val);
+    split_free(&run.test);
+    return report_close(&r) == 0 ? 0 : 1;
+}

@@ -1,0 +1,40 @@
+// additive.h -- additive (Bahdanau) attention for one decoder step, batched.
+//
+//     e_bt     = v . tanh(s_b W_a + k_tb),   k_tb = h_tb U_a   (keys, once per batch)
+//     alpha_b  = softmax over the visible t of e_bt
+//     c_b      = sum_t alpha_bt h_tb                           (the context)
+// (Bahdanau, Cho and Bengio, 2014; W_a s_{i-1} + U_a h_j in their notation.)
+//
+// B = batch, T = source length, S = query (decoder state) width,
+// K = annotation width (2H for a bidirectional encoder), A = attention width.
+// Annotations are time-major: ann (T, B, K), keys (T, B, A); mask (B, T),
+// 1 = visible. A row with no visible position gets alpha = 0 and c = 0.
+#ifndef ADDITIVE_H
+#define ADDITIVE_H
+
+// ann (T, B, K), u_a (K, A) -> keys (T, B, A) = ann U_a (overwritten).
+void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t_len,
+                          int b, int k, int a);
+
+// Gradients of addattn_keys_forward given dkeys: dann += dkeys U_a^T,
+// du_a += ann^T dkeys.
+void addattn_keys_backward(const float *ann, const float *u_a, const float *dkeys,
+                           float *dann, float *du_a, int t_len, int b, int k, int a);
+
+// s (B, S), w_a (S, A), v (A,), keys (T, B, A), ann (T, B, K), mask (B, T) or NULL
+//   -> alpha (B, T), c (B, K), th (T, B, A) = the tanh values kept for backward.
+// wq: B * A floats of scratch.
+void addattn_forward(const float *s, const float *w_a, const float *v,
+                     const float *keys, const float *ann, const unsigned char *mask,
+                     float *alpha, float *c, float *th, float *wq, int t_len, int b,
+                     int sd, int k, int a);
+
+// Gradients given dc (B, K): accumulates ds (B, S), dw_a (S, A), dv (A,),
+// dkeys (T, B, A) and dann (T, B, K). work: B * (T + A) floats.
+void addattn_backward(const float *s, const float *w_a, const float *v,
+                      const float *ann, const float *alpha, const float *th,
+                      const float *dc, float *ds, float *dw_a, float *dv,
+                      float *dkeys, float *dann, float *work, int t_len, int b, int sd,
+                      int k, int a);
+
+#endif

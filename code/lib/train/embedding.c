@@ -1,0 +1,26 @@
+// embedding.c -- table lookup and its scatter-add gradient.
+#include "train/embedding.h"
+
+#include <string.h>
+
+int embedding_forward(const float *table, const int *ids, float *out, int n, int v,
+                      int e) {
+    for (int i = 0; i < n; i++) {
+        if (ids[i] < 0 || ids[i] >= v) return -1;
+        memcpy(out + (size_t)i * e, table + (size_t)ids[i] * e,
+               (size_t)e * sizeof *out);
+    }
+    return 0;
+}
+
+// snippet: embedding_backward
+void embedding_backward(const int *ids, const float *dout, float *dtable, int n, int v,
+                        int e) {
+    for (int i = 0; i < n; i++) {
+        if (ids[i] < 0 || ids[i] >= v) continue;
+        // Inverts: out[i] = table[ids[i]]
+        float *row = dtable + (size_t)ids[i] * e;
+        for (int j = 0; j < e; j++) row[j] += dout[(size_t)i * e + j];
+    }
+}
+// end snippet

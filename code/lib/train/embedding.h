@@ -1,0 +1,18 @@
+// embedding.h -- a lookup table of learned vectors, one row per token id.
+//
+// n = number of tokens looked up, V = vocabulary size, E = embedding width.
+#ifndef EMBEDDING_H
+#define EMBEDDING_H
+
+// table (V, E), ids (n,) -> out (n, E): out[i] = table[ids[i]].
+// Returns 0; -1 (out untouched from that row on) if an id is outside 0..V-1.
+// n = 0 does nothing. (torch: F.embedding(ids, table))
+int embedding_forward(const float *table, const int *ids, float *out, int n, int v,
+                      int e);
+
+// Gradient of embedding_forward: dtable[ids[i]] += dout[i] for every i, so a
+// token used twice collects both gradients. Ids outside 0..V-1 are skipped.
+void embedding_backward(const int *ids, const float *dout, float *dtable, int n, int v,
+                        int e);
+
+#endif

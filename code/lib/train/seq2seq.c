@@ -1,0 +1,342 @@
+// seq2seq.c -- the encoder-decoder: forward with teacher forcing, backward
+// through the whole model, and greedy decoding.
+//
+// B = batch, T = source length, U = target length, E = embedding width,
+// H = GRU width, K = 2H = annotation width, A = attention width, V = Vt.
+// Activations are time-major: (T, B, .) and (U, B, .).
+#include "train/seq2seq.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/additive.h"
+#include "train/embedding.h"
+#include "train/tmat.h"
+#include "train/xent.h"
+
+struct s2s_work {
+    int *src_tm, *tin_tm, *tout_tm;  // ids in time-major order: (T*B), (U*B), (U*B)
+    float *xs;                       // (T, B, E) source embeddings
+    float *hs_f, *hs_b;              // (T, B, H)
+    float *cache_f, *cache_b;        // (T, B, 4H)
+    float *ann;                      // (T, B, K) annotations
+    float *keys;                     // (T, B, A)
+    float *cfix;                     // (B, K) [fwd_last; bwd_first]
+    float *s0;                       // (B, H)
+    float *ye;                       // (U, B, E) target-input embeddings
+    float *ctx;                      // (U, B, K) contexts
+    float *dec_x;                    // (U, B, E + K) decoder inputs
+    float *s;                        // (U, B, H) decoder states
+    float *dcache;                   // (U, B, 4H)
+    float *alpha;                    // (U, B, T)
+    float *th;                       // (U, T, B, A) tanh values of the scores
+    float *o;                        // (U, B, 3H) [s_i; c_i]
+    float *logits, *probs;           // (U, B, V)
+    // gradients and scratch
+    float *dxs, *dann, *dkeys, *dcfix, *dye, *ddx, *dlogits, *d_o, *dsplit;
+    float *dcur, *dnext, *dc, *work;
+};
+
+long s2s_param_count(const s2s_config_t *c) {
+    long h = c->h, k = 2L * c->h, e = c->e;
+    long n = (long)(c->v_src + c->v_tgt) * e + 2 * gru_param_count((int)e, (int)h);
+    n += k * h + h;                                   // w_init, b_init
+    if (c->attention) n += h * c->a + k * c->a + c->a;
+    n += gru_param_count((int)(e + k), (int)h);
+    n += 3 * h * c->v_tgt + c->v_tgt;
+    return n;
+}
+
+void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c) {
+    int h = c->h, k = 2 * c->h, e = c->e;
+    p->emb_src = buf;
+    p->emb_tgt = p->emb_src + (size_t)c->v_src * e;
+    float *q = gru_bind(&p->enc_f, p->emb_tgt + (size_t)c->v_tgt * e, e, h);
+    q = gru_bind(&p->enc_b, q, e, h);
+    p->w_init = q;
+    p->b_init = p->w_init + (size_t)k * h;
+    q = p->b_init + h;
+    if (c->attention) {
+        p->w_a = q;
+        p->u_a = p->w_a + (size_t)h * c->a;
+        p->v_a = p->u_a + (size_t)k * c->a;
+        q = p->v_a + c->a;
+    } else {
+        p->w_a = p->u_a = p->v_a = NULL;
+    }
+    q = gru_bind(&p->dec, q, e + k, h);
+    p->w_out = q;
+    p->b_out = p->w_out + (size_t)3 * h * c->v_tgt;
+}
+
+void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng) {
+    s2s_params_t p;
+    s2s_bind(&p, buf, c);
+    long n_emb = (long)(c->v_src + c->v_tgt) * c->e, n = s2s_param_count(c);
+    float k = 1.0f / sqrtf((float)c->h);
+    rng_fill_normal(rng, buf, (int)n_emb, 0.0f, 1.0f);
+    rng_fill_uniform(rng, buf + n_emb, (int)(n - n_emb), -k, k);
+}
+
+static void *zalloc(size_t n, size_t size, int *bad) {
+    void *q = calloc(n ? n : 1, size);
+    if (!q) *bad = 1;
+    return q;
+}
+
+s2s_work_t *s2s_work_new(const s2s_config_t *c) {
+    s2s_work_t *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    size_t b = (size_t)c->b_max, t = (size_t)c->t_max, u = (size_t)c->u_max;
+    size_t e = (size_t)c->e, h = (size_t)c->h, k = 2 * h, a = (size_t)c->a;
+    size_t v = (size_t)c->v_tgt, fl = sizeof(float);
+    size_t per_row = 9 * h > t + a ? 9 * h : t + a;
+    if (per_row < a + 4 * h) per_row = a + 4 * h;
+    int bad = 0;
+    w->src_tm = zalloc(t * b, sizeof(int), &bad);
+    w->tin_tm = zalloc(u * b, sizeof(int), &bad);
+    w->tout_tm = zalloc(u * b, sizeof(int), &bad);
+    w->xs = zalloc(t * b * e, fl, &bad);
+    w->hs_f = zalloc(t * b * h, fl, &bad);
+    w->hs_b = zalloc(t * b * h, fl, &bad);
+    w->cache_f = zalloc(t * b * 4 * h, fl, &bad);
+    w->cache_b = zalloc(t * b * 4 * h, fl, &bad);
+    w->ann = zalloc(t * b * k, fl, &bad);
+    w->keys = zalloc(t * b * a, fl, &bad);
+    w->cfix = zalloc(b * k, fl, &bad);
+    w->s0 = zalloc(b * h, fl, &bad);
+    w->ye = zalloc(u * b * e, fl, &bad);
+    w->ctx = zalloc(u * b * k, fl, &bad);
+    w->dec_x = zalloc(u * b * (e + k), fl, &bad);
+    w->s = zalloc(u * b * h, fl, &bad);
+    w->dcache = zalloc(u * b * 4 * h, fl, &bad);
+    w->alpha = zalloc(u * b * t, fl, &bad);
+    w->th = zalloc(c->attention ? u * t * b * a : 1, fl, &bad);
+    w->o = zalloc(u * b * 3 * h, fl, &bad);
+    w->logits = zalloc(u * b * v, fl, &bad);
+    w->probs = zalloc(u * b * v, fl, &bad);
+    w->dxs = zalloc(t * b * e, fl, &bad);
+    w->dann = zalloc(t * b * k, fl, &bad);
+    w->dkeys = zalloc(t * b * a, fl, &bad);
+    w->dcfix = zalloc(b * k, fl, &bad);
+    w->dye = zalloc(u * b * e, fl, &bad);
+    w->ddx = zalloc(b * (e + k), fl, &bad);
+    w->dlogits = zalloc(u * b * v, fl, &bad);
+    w->d_o = zalloc(u * b * 3 * h, fl, &bad);
+    w->dsplit = zalloc(2 * t * b * h, fl, &bad);
+    w->dcur = zalloc(b * h, fl, &bad);
+    w->dnext = zalloc(b * h, fl, &bad);
+    w->dc = zalloc(b * k, fl, &bad);
+    w->work = zalloc(b * per_row, fl, &bad);
+    if (bad) {
+        s2s_work_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void s2s_work_free(s2s_work_t *w) {
+    if (!w) return;
+    void *all[] = {w->src_tm, w->tin_tm, w->tout_tm, w->xs, w->hs_f, w->hs_b,
+                   w->cache_f, w->cache_b, w->ann, w->keys, w->cfix, w->s0, w->ye,
+                   w->ctx, w->dec_x, w->s, w->dcache, w->alpha, w->th, w->o,
+                   w->logits, w->probs, w->dxs, w->dann, w->dkeys, w->dcfix, w->dye,
+                   w->ddx, w->dlogits, w->d_o, w->dsplit, w->dcur, w->dnext, w->dc,
+                   w->work};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
+    free(w);
+}
+
+// (B, T) -> (T, B)
+static void to_time_major(const int *ids, int *tm, int b, int t_len) {
+    for (int i = 0; i < b; i++)
+        for (int t = 0; t < t_len; t++)
+            tm[(size_t)t * b + i] = ids[(size_t)i * t_len + t];
+}
+
+// The encoder and the decoder's starting state.
+static void encode(const s2s_params_t *p, const s2s_config_t *c, const int *src,
+                   const unsigned char *mask, int b, int t_len, s2s_work_t *w) {
+    int h = c->h, k = 2 * h;
+    to_time_major(src, w->src_tm, b, t_len);
+    embedding_forward(p->emb_src, w->src_tm, w->xs, t_len * b, c->v_src, c->e);
+    bigru_forward(&p->enc_f, &p->enc_b, w->xs, mask, w->ann, w->hs_f, w->hs_b,
+                  w->cache_f, w->cache_b, w->work, t_len, b);
+    for (int i = 0; i < b; i++) {   // cfix = [fwd at the last step; bwd at step 0]
+        memcpy(w->cfix + (size_t)i * k, w->hs_f + ((size_t)(t_len - 1) * b + i) * h,
+               (size_t)h * sizeof(float));
+        memcpy(w->cfix + (size_t)i * k + h, w->hs_b + (size_t)i * h,
+               (size_t)h * sizeof(float));
+    }
+    tmat_set_rows(w->s0, p->b_init, b, h);
+    tmat_mul_acc(w->cfix, p->w_init, w->s0, b, k, h);
+    for (size_t q = 0; q < (size_t)b * h; q++) w->s0[q] = tanhf(w->s0[q]);
+    if (c->attention) addattn_keys_forward(w->ann, p->u_a, w->keys, t_len, b, k, c->a);
+}
+
+// Decoder step i: reads the input tokens (B,) and s_{i-1}; writes ye[i], ctx[i],
+// dec_x[i], s[i], o[i] (and alpha[i], th[i] with attention).
+static void decoder_step(const s2s_params_t *p, const s2s_config_t *c, s2s_work_t *w,
+                         int i, const int *tokens, const unsigned char *mask, int b,
+                         int t_len) {
+    int h = c->h, k = 2 * h, e = c->e, dx = e + k;
+    const float *prev = i > 0 ? w->s + (size_t)(i - 1) * b * h : w->s0;
+    float *ye = w->ye + (size_t)i * b * e, *ctx = w->ctx + (size_t)i * b * k;
+    float *x = w->dec_x + (size_t)i * b * dx, *si = w->s + (size_t)i * b * h;
+    float *o = w->o + (size_t)i * b * 3 * h;
+    embedding_forward(p->emb_tgt, tokens, ye, b, c->v_tgt, e);
+    if (c->attention)
+        addattn_forward(prev, p->w_a, p->v_a, w->keys, w->ann, mask,
+                        w->alpha + (size_t)i * b * t_len, ctx,
+                        w->th + (size_t)i * t_len * b * c->a, w->work, t_len, b, h, k,
+                        c->a);
+    else
+        memcpy(ctx, w->cfix, (size_t)b * k * sizeof(float));
+    for (int r = 0; r < b; r++) {   // x = [emb(y_{i-1}); c_i]
+        memcpy(x + (size_t)r * dx, ye + (size_t)r * e, (size_t)e * sizeof(float));
+        memcpy(x + (size_t)r * dx + e, ctx + (size_t)r * k, (size_t)k * sizeof(float));
+    }
+    gru_cell_forward(&p->dec, x, prev, si, w->dcache + (size_t)i * b * 4 * h, w->work,
+                     b);
+    for (int r = 0; r < b; r++) {   // o = [s_i; c_i]
+        memcpy(o + (size_t)r * 3 * h, si + (size_t)r * h, (size_t)h * sizeof(float));
+        memcpy(o + (size_t)r * 3 * h + h, ctx + (size_t)r * k,
+               (size_t)k * sizeof(float));
+    }
+}
+
+static int fits(const s2s_config_t *c, int b, int t_len, int u_len) {
+    return b >= 1 && b <= c->b_max && t_len >= 1 && t_len <= c->t_max && u_len >= 1 &&
+           u_len <= c->u_max;
+}
+
+// snippet: s2s_forward
+double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch_t *bt,
+                   s2s_work_t *w, int *count) {
+    int b = bt->b, t_len = bt->t_len, u_len = bt->u_len, v = c->v_tgt;
+    *count = 0;
+    if (!fits(c, b, t_len, u_len)) return -1.0;
+    encode(p, c, bt->src, bt->src_mask, b, t_len, w);
+    to_time_major(bt->tgt_in, w->tin_tm, b, u_len);
+    to_time_major(bt->tgt_out, w->tout_tm, b, u_len);
+    for (int i = 0; i < u_len; i++)                      // teacher forcing
+        decoder_step(p, c, w, i, w->tin_tm + (size_t)i * b, bt->src_mask, b, t_len);
+    tmat_set_rows(w->logits, p->b_out, u_len * b, v);    // all steps at once
+    tmat_mul_acc(w->o, p->w_out, w->logits, u_len * b, 3 * c->h, v);
+    return xent_forward(w->logits, w->tout_tm, w->probs, u_len * b, v, S2S_PAD, count);
+}
+// end snippet
+
+void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
+                  const s2s_batch_t *bt, s2s_work_t *w, float scale) {
+    int b = bt->b, t_len = bt->t_len, u_len = bt->u_len, v = c->v_tgt;
+    int h = c->h, k = 2 * h, e = c->e, dx = e + k, a = c->a;
+    size_t bh = (size_t)b * h;
+    if (!fits(c, b, t_len, u_len)) return;
+    memset(w->dlogits, 0, (size_t)u_len * b * v * sizeof(float));
+    memset(w->d_o, 0, (size_t)u_len * b * 3 * h * sizeof(float));
+    memset(w->dann, 0, (size_t)t_len * b * k * sizeof(float));
+    memset(w->dkeys, 0, (size_t)t_len * b * a * sizeof(float));
+    memset(w->dcfix, 0, (size_t)b * k * sizeof(float));
+    memset(w->dxs, 0, (size_t)t_len * b * e * sizeof(float));
+    memset(w->dcur, 0, bh * sizeof(float));
+    // Inverts: loss = cross_entropy(o W_out + b_out, y)
+    xent_backward(w->probs, w->tout_tm, w->dlogits, u_len * b, v, S2S_PAD, scale);
+    tmat_at_mul_acc(w->o, w->dlogits, g->w_out, u_len * b, 3 * h, v);
+    tmat_sum_rows_acc(w->dlogits, g->b_out, u_len * b, v);
+    tmat_mul_bt_acc(w->dlogits, p->w_out, w->d_o, u_len * b, 3 * h, v);
+    for (int i = u_len - 1; i >= 0; i--) {
+        const float *prev = i > 0 ? w->s + (size_t)(i - 1) * bh : w->s0;
+        const float *d_o = w->d_o + (size_t)i * b * 3 * h;
+        for (int r = 0; r < b; r++)            // Inverts: o = [s_i; c_i]
+            for (int j = 0; j < h; j++) {
+                w->dcur[(size_t)r * h + j] += d_o[(size_t)r * 3 * h + j];
+                w->dc[(size_t)r * k + j] = d_o[(size_t)r * 3 * h + h + j];
+                w->dc[(size_t)r * k + h + j] = d_o[(size_t)r * 3 * h + 2 * h + j];
+            }
+        // Inverts: s_i = GRU(x_i, s_{i-1})
+        memset(w->dnext, 0, bh * sizeof(float));
+        memset(w->ddx, 0, (size_t)b * dx * sizeof(float));
+        gru_cell_backward(&p->dec, &g->dec, w->dec_x + (size_t)i * b * dx, prev,
+                          w->dcache + (size_t)i * b * 4 * h, w->dcur, w->ddx, w->dnext,
+                          w->work, b);
+        for (int r = 0; r < b; r++) {          // Inverts: x_i = [emb(y_{i-1}); c_i]
+            memcpy(w->dye + ((size_t)i * b + r) * e, w->ddx + (size_t)r * dx,
+                   (size_t)e * sizeof(float));
+            for (int j = 0; j < k; j++)
+                w->dc[(size_t)r * k + j] += w->ddx[(size_t)r * dx + e + j];
+        }
+        if (c->attention)                      // Inverts: c_i = attention(s_{i-1}, h)
+            addattn_backward(prev, p->w_a, p->v_a, w->ann,
+                             w->alpha + (size_t)i * b * t_len,
+                             w->th + (size_t)i * t_len * b * a, w->dc, w->dnext, g->w_a,
+                             g->v_a, w->dkeys, w->dann, w->work, t_len, b, h, k, a);
+        else                                   // Inverts: c_i = cfix
+            for (size_t q = 0; q < (size_t)b * k; q++) w->dcfix[q] += w->dc[q];
+        float *tmp = w->dcur;                  // dLoss/ds_{i-1} becomes current
+        w->dcur = w->dnext;
+        w->dnext = tmp;
+    }
+    // Inverts: s_0 = tanh(cfix W_init + b_init)
+    for (size_t q = 0; q < bh; q++) w->dcur[q] *= 1.0f - w->s0[q] * w->s0[q];
+    tmat_at_mul_acc(w->cfix, w->dcur, g->w_init, b, k, h);
+    tmat_sum_rows_acc(w->dcur, g->b_init, b, h);
+    tmat_mul_bt_acc(w->dcur, p->w_init, w->dcfix, b, k, h);
+    for (int r = 0; r < b; r++)                // Inverts: cfix = [fwd_last; bwd_first]
+        for (int j = 0; j < h; j++) {
+            size_t last = ((size_t)(t_len - 1) * b + r) * k;
+            w->dann[last + j] += w->dcfix[(size_t)r * k + j];
+            w->dann[(size_t)r * k + h + j] += w->dcfix[(size_t)r * k + h + j];
+        }
+    if (c->attention)                          // Inverts: keys = ann U_a
+        addattn_keys_backward(w->ann, p->u_a, w->dkeys, w->dann, g->u_a, t_len, b, k,
+                              a);
+    bigru_backward(&p->enc_f, &p->enc_b, &g->enc_f, &g->enc_b, w->xs, bt->src_mask,
+                   w->hs_f, w->hs_b, w->cache_f, w->cache_b, w->dann, w->dxs, w->dsplit,
+                   w->work, t_len, b);
+    // Inverts: the two embedding lookups
+    embedding_backward(w->src_tm, w->dxs, g->emb_src, t_len * b, c->v_src, e);
+    embedding_backward(w->tin_tm, w->dye, g->emb_tgt, u_len * b, c->v_tgt, e);
+}
+
+// snippet: s2s_greedy
+int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
+               const unsigned char *src_mask, int b, int t_len, int *out,
+               float *alpha, s2s_work_t *w) {
+    int h = c->h, v = c->v_tgt, u_max = c->u_max;
+    if (!fits(c, b, t_len, 1)) return -1;
+    encode(p, c, src, src_mask, b, t_len, w);
+    int *tok = w->tin_tm, *done = w->tout_tm;            // (B,) each
+    for (int r = 0; r < b; r++) {
+        tok[r] = S2S_BOS;
+        done[r] = 0;
+    }
+    for (size_t q = 0; q < (size_t)b * u_max; q++) out[q] = S2S_PAD;
+    if (alpha) memset(alpha, 0, (size_t)b * u_max * t_len * sizeof *alpha);
+    int n_done = 0;
+    for (int i = 0; i < u_max && n_done < b; i++) {
+        decoder_step(p, c, w, i, tok, src_mask, b, t_len);
+        float *z = w->logits;                            // (B, V) for this step
+        tmat_set_rows(z, p->b_out, b, v);
+        tmat_mul_acc(w->o + (size_t)i * b * 3 * h, p->w_out, z, b, 3 * h, v);
+        for (int r = 0; r < b; r++) {
+            int best = 0;
+            for (int j = 1; j < v; j++)
+                if (z[(size_t)r * v + j] > z[(size_t)r * v + best]) best = j;
+            if (done[r]) continue;
+            out[(size_t)r * u_max + i] = best;
+            if (alpha && c->attention)
+                memcpy(alpha + ((size_t)r * u_max + i) * t_len,
+                       w->alpha + ((size_t)i * b + r) * t_len,
+                       (size_t)t_len * sizeof *alpha);
+            if (best == S2S_EOS) {
+                done[r] = 1;
+                n_done++;
+            }
+            tok[r] = best;
+        }
+    }
+    return 0;
+}
+// end snippet

@@ -1,0 +1,85 @@
+// seq2seq.h -- an encoder-decoder translation model, with or without attention.
+//
+//   encoder: embedding, bidirectional GRU -> annotations h_t = [fwd_t; bwd_t]
+//   start:   s_0 = tanh([fwd_last; bwd_first] W_init + b_init)
+//   step i:  c_i = attention(s_{i-1}, h)       (attention model)
+//            c_i = [fwd_last; bwd_first]       (baseline: one fixed vector)
+//            s_i = GRU([emb(y_{i-1}); c_i], s_{i-1})
+//            p(y_i) = softmax([s_i; c_i] W_out + b_out)
+// (Bahdanau, Cho and Bengio, 2014; the baseline is Cho et al., 2014's decoder,
+// which also sees one fixed summary of the source at every step.)
+//
+// B = batch, T = source length, U = target length, E = embedding width,
+// H = GRU width, A = attention width, V = vocabulary sizes (Vs source, Vt target).
+// Token id 0 is padding in both vocabularies; masks are (B, T), 1 = visible.
+#ifndef SEQ2SEQ_H
+#define SEQ2SEQ_H
+
+#include "base/rng.h"
+#include "train/gru.h"
+
+enum { S2S_PAD = 0, S2S_BOS = 1, S2S_EOS = 2 };
+
+typedef struct {
+    int v_src, v_tgt, e, h, a;
+    int attention;            // 1: additive attention; 0: the fixed-context baseline
+    int b_max, t_max, u_max;  // the largest batch and lengths the workspace holds
+} s2s_config_t;
+
+// Views into one flat buffer of parameters (or of their gradients).
+typedef struct {
+    float *emb_src, *emb_tgt;     // (Vs, E), (Vt, E)
+    gru_params_t enc_f, enc_b;    // input E, hidden H
+    float *w_init, *b_init;       // (2H, H), (H,)
+    float *w_a, *u_a, *v_a;       // (H, A), (2H, A), (A,); NULL without attention
+    gru_params_t dec;             // input E + 2H, hidden H
+    float *w_out, *b_out;         // (3H, Vt), (Vt,)
+} s2s_params_t;
+
+// Floats in the flat buffer for this configuration.
+long s2s_param_count(const s2s_config_t *c);
+
+// Point p's fields into buf (s2s_param_count floats).
+void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c);
+
+// Initialise buf: embeddings N(0, 1), every other weight U(-k, k) with
+// k = 1 / sqrt(H) (PyTorch's GRU default), biases too.
+void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng);
+
+// A batch: src (B, T), src_mask (B, T), tgt_in (B, U) = BOS y_1 ... and
+// tgt_out (B, U) = y_1 ... EOS, padded with S2S_PAD (ignored by the loss).
+typedef struct {
+    int b, t_len, u_len;
+    const int *src;
+    const unsigned char *src_mask;
+    const int *tgt_in, *tgt_out;
+} s2s_batch_t;
+
+typedef struct s2s_work s2s_work_t;   // activations and scratch, opaque
+
+// Allocate the workspace for c's largest batch. NULL if memory ran out.
+s2s_work_t *s2s_work_new(const s2s_config_t *c);
+void s2s_work_free(s2s_work_t *w);
+
+// Teacher-forced forward pass: returns the summed cross-entropy over the
+// non-padding targets and sets *count to their number; keeps what backward
+// needs in w. Returns -1 (and *count = 0) if the batch exceeds the config.
+double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch_t *bt,
+                   s2s_work_t *w, int *count);
+
+// Gradient of scale * (the summed loss of the last s2s_forward on bt),
+// accumulated into g (a view of a gradient buffer: zero it first).
+void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
+                  const s2s_batch_t *bt, s2s_work_t *w, float scale);
+
+// Greedy decoding of a batch: out (B, u_max) token ids, each row ending at its
+// first EOS and padded with S2S_PAD after it (a row that never says EOS fills
+// all u_max); decoding stops once every row has said EOS.
+// alpha (B, u_max, T) or NULL receives the attention weights of
+// each output step (zeros for the baseline and after EOS).
+// Returns 0; -1 if the batch exceeds the config.
+int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
+               const unsigned char *src_mask, int b, int t_len, int *out,
+               float *alpha, s2s_work_t *w);
+
+#endif

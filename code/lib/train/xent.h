@@ -1,0 +1,21 @@
+// xent.h -- softmax cross-entropy over the vocabulary, padding ignored.
+//
+// N = rows (batch x target steps), V = vocabulary size.
+#ifndef XENT_H
+#define XENT_H
+
+// logits (N, V), targets (N,) -> probs (N, V) = softmax of each row; returns
+// the summed loss -sum log probs[i][targets[i]] over the rows whose target is
+// not ignore (use -1 to ignore nothing), and *count = the number of such rows.
+// Targets outside 0..V-1 (other than ignore) count as ignored.
+// (torch: F.cross_entropy(logits, targets, ignore_index=ignore, reduction='sum'))
+double xent_forward(const float *logits, const int *targets, float *probs, int n, int v,
+                    int ignore, int *count);
+
+// Gradient of scale * (summed loss): dlogits (N, V) += scale * (probs - onehot)
+// on counted rows; ignored rows get nothing. With scale = 1 / count this is
+// the gradient of the mean (torch's reduction='mean').
+void xent_backward(const float *probs, const int *targets, float *dlogits, int n, int v,
+                   int ignore, float scale);
+
+#endif

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# determinism.sh BUILD_DIR -- the same seed gives the same numbers whatever
+# compiles the programs: every program is rebuilt the way the README says
+# (cc -std=c11 ... -ffp-contract=off code/chNN_*.c code/lib/*/*.c -lm) with
+# gcc and clang, at -O0 and at -O3 -march=native, and its stdout and every data
+# file must equal the book build's byte for byte. Exempt: measured timings,
+# i.e. stdout sections titled "measured..." and data files named measured_*.
+set -u
+B=$1
+. tests/tap.sh
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+ls "$B"/out/ch[0-9][0-9]_*.txt >/dev/null 2>&1 || { fail "the book build ran the programs" "make B=$B first"; exit 0; }
+
+# stdout without its measured sections
+unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip = 0 } !skip' "$1"; }
+
+configs=("gcc -O0" "gcc -O3 -march=native" "clang -O0" "clang -O2" "clang -O3 -march=native")
+libs=(code/lib/*/*.c)
+for cfg in "${configs[@]}"; do
+  read -r cc opt <<< "$cfg"
+  command -v "$cc" >/dev/null || { fail "$cc is installed" "run 'sudo make deps'"; continue; }
+  d=$T/$(echo "$cfg" | tr -c 'a-zA-Z0-9\n' '_'); mkdir -p "$d/obj"
+  flags="-std=c11 $opt -ffp-contract=off -Icode/lib"
+  ok=1
+  for c in "${libs[@]}"; do
+    o=$d/obj/$(echo "$c" | tr '/' '_').o
+    $cc $flags -c "$c" -o "$o" 2>"$d/err" || { ok=0; break; }
+  done
+  [ $ok = 1 ] || { fail "$cfg compiles the library" "$(head -n 5 "$d/err")"; continue; }
+  for out in "$B"/out/ch[0-9][0-9]_*.txt; do
+    p=$(basename "$out" .txt)
+    if ! $cc $flags "code/$p.c" "$d"/obj/*.o -lm -o "$d/$p" 2>"$d/err"; then
+      fail "$p built with $cfg" "$(head -n 5 "$d/err")"; continue
+    fi
+    if ! timeout 300 "$d/$p" --data "$d/data_$p" > "$d/$p.txt" 2>"$d/err"; then
+      fail "$p built with $cfg runs" "$(head -n 5 "$d/err")"; continue
+    fi
+    diffs=()
+    if ! cmp -s <(unmeasured "$out") <(unmeasured "$d/$p.txt"); then
+      diffs+=("stdout: $(diff <(unmeasured "$out") <(unmeasured "$d/$p.txt") | grep '^[<>]' | head -n 4)")
+    fi
+    while read -r f; do
+      case $(basename "$f") in measured_*) continue ;; esac
+      if [ ! -e "$B/data/$p/$f" ]; then diffs+=("$f: not written by the book build")
+      elif [ ! -e "$d/data_$p/$f" ]; then diffs+=("$f: not written")
+      elif ! cmp -s "$B/data/$p/$f" "$d/data_$p/$f"; then
+        diffs+=("$f: $(diff "$B/data/$p/$f" "$d/data_$p/$f" | grep '^[<>]' | head -n 2 | tr '\n' ' ')")
+      fi
+    done < <({ (cd "$B/data/$p" && find . -type f); (cd "$d/data_$p" && find . -type f); } | sort -u)
+    if [ ${#diffs[@]} -eq 0 ]; then pass "$p built with $cfg: same stdout and data files"
+    else fail "$p built with $cfg: same stdout and data files" "$(printf '%s\n' "${diffs[@]}")"; fi
+  done
+  rm -rf "$d"
+done
+exit 0

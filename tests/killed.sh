@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# killed.sh BUILD_DIR -- a build killed at any moment (timeout -s KILL kills make
+# and everything it started) leaves a build directory that the next make
+# completes, LaTeX's auxiliary files included; and two makes running at once
+# in one build directory do not trip over each other's temporary files.
+# Works in BUILD_DIR/killed (removed again when everything passed).
+set -u
+B=$1
+. tests/tap.sh
+K=$B/killed
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B="$K" "$@"; }
+bad=0
+finish() {   # finish WHAT: the next plain make completes and is then up to date
+  if mk all > "$T/log" 2>&1 && mk -q all 2>/dev/null; then pass "$1: the next make completes"
+  else fail "$1: the next make completes" "$(tail -n 12 "$T/log")"; bad=1; fi
+}
+
+rm -rf "$K"
+# two makes at once from nothing, in the same build directory: the compile
+# steps, where both write the same objects at the same moment
+mk -j2 library programs > "$T/a.log" 2>&1 & a=$!
+mk -j2 library programs > "$T/b.log" 2>&1; sb=$?
+wait $a; sa=$?
+if [ $sa -eq 0 ] && [ $sb -eq 0 ]; then pass "two make -j2 at once in one build directory"
+else fail "two make -j2 at once in one build directory" "$(tail -n 6 "$T/a.log"; tail -n 6 "$T/b.log")"; bad=1; fi
+
+# kill KILL_AFTER ARGS...: make killed (with everything it started) after a while
+kill_make() {
+  local t=$1; shift
+  ( ( timeout -s KILL "$t" make --no-print-directory B="$K" "$@" ) > /dev/null 2>&1 ) 2> /dev/null
+}
+
+# killed while the programs run and the figures are drawn, then the first PDF
+kill_make 3 -j2 all
+finish "killed 3 s into running the programs"
+
+# killed at two moments of the PDF (LaTeX writing book.aux, .toc, the PDF)
+for t in 1 3; do
+  rm -f "$K/attention-in-c.pdf"
+  kill_make $t all
+  finish "killed $t s into the PDF"
+done
+
+# a book.aux cut short, as a kill while LaTeX writes it leaves one
+if [ -s "$K/tex/book.aux" ]; then
+  head -c $(( $(stat -c %s "$K/tex/book.aux") / 2 )) "$K/tex/book.aux" > "$T/aux" && cp "$T/aux" "$K/tex/book.aux"
+  rm -f "$K/attention-in-c.pdf"
+  finish "a book.aux cut in half"
+else fail "the build keeps LaTeX's auxiliary files in $K/tex"; bad=1; fi
+
+mk -q all 2>/dev/null   # a make that does nothing but start: it sweeps up
+left=$(find "$K" -name '*.tmp.*' 2>/dev/null | head -n 5)
+if [ -z "$left" ]; then pass "no temporary file of a killed make outlives the next make"
+else fail "no temporary file of a killed make outlives the next make" "$left"; bad=1; fi
+[ $bad -eq 0 ] && rm -rf "$K"
+exit 0
