@@ -221,12 +221,13 @@ static void section_equivalence(report_t *r, const model_t *md) {
     double d_out = mat_max_abs_diff(out_f, out_l, (size_t)n * d);
     double d_w = mat_max_abs_diff(w_f, w_l, (size_t)h * n * n);
     report_section(r, "fused vs loop");
-    printf("x (%d, %d) ~ N(0, 1); %d heads of width d_k = %d; Xavier weights\n", n, d,
-           h, d / h);
+    const char *heads = h == 1 ? "head" : "heads";   // --heads 1: "1 head"
+    printf("x (%d, %d) ~ N(0, 1); %d %s of width d_k = %d; Xavier weights\n", n, d, h,
+           heads, d / h);
     printf("fused: 3 projections (%d, %d), split, %d x attention, concat, W_O\n", d, d,
            h);
-    printf("loop:  %d heads, each with its own (%d, %d) slices of W_Q, W_K, W_V\n", h,
-           d, d / h);
+    printf("loop:  %d %s, each with its own (%d, %d) slices of W_Q, W_K, W_V\n", h,
+           heads, d, d / h);
     printf("       and (%d, %d) slice of W_O; their products summed\n", d / h, d);
     char label[64];
     snprintf(label, sizeof label, "output (%d, %d), max |fused - loop|", n, d);

@@ -29,6 +29,7 @@
 #include "variants/online.h"
 #include "variants/relative.h"
 #include "variants/sparse.h"
+#include "fast/tiled.h"
 
 static const char *PROG = "ch05_variants";
 
@@ -910,6 +911,99 @@ static void section_measured(report_t *r, rng_t *rng, long max_dense) {
 
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// the fast kernel: the online softmax over cache-sized tiles (fast/tiled.h)
+
+enum { FAST_N = 300, FAST_D = 64, FAST_HEADS = 2 };
+
+// Exactness first: the tuned kernel against attention_forward, and its exp
+// against the C library's, on a grid of [-87, 0].
+static void section_fast_exact(report_t *r, rng_t *rng) {
+    report_section(r, "fast kernel");
+    const int n = FAST_N, d = FAST_D, h = FAST_HEADS;
+    float *q = normal_floats(rng, (long)h * n * d, 1.0f);
+    float *k = normal_floats(rng, (long)h * n * d, 1.0f);
+    float *v = normal_floats(rng, (long)h * n * d, 1.0f);
+    float *fast = xfloats(PROG, (size_t)h * n * d), *want = xfloats(PROG, (size_t)n * d);
+    float *w = xfloats(PROG, (size_t)n * n);
+    if (tiled_attention_forward(q, k, v, fast, h, n, n, d, d) != 0) {
+        fprintf(stderr, "%s: tiled_attention_forward failed\n", PROG);
+        exit(1);
+    }
+    double worst = 0.0;
+    for (int hh = 0; hh < h; hh++) {
+        attention_forward(q + (size_t)hh * n * d, k + (size_t)hh * n * d,
+                          v + (size_t)hh * n * d, NULL, want, w, n, n, d, d);
+        double diff = mat_max_abs_diff(fast + (size_t)hh * n * d, want, (size_t)n * d);
+        if (diff > worst) worst = diff;
+    }
+    double exp_err = 0.0;
+    for (int i = 0; i <= 87000; i++) {
+        const float x = (float)(-0.001 * i);   // exp of the same float the kernel sees
+        double rel = fabs(tiled_exp(x) - exp((double)x)) / exp((double)x);
+        if (rel > exp_err) exp_err = rel;
+    }
+    printf("%d heads of n = %d queries and keys, d = %d; tiles of %d queries x %d keys\n",
+           h, n, d, TILED_BQ, TILED_BK);
+    printf("working memory: %zu bytes per thread, whatever n is, plus one\n",
+           tiled_workspace_bytes(d, d));
+    printf("transposed copy of the keys (n d floats)\n");
+    report_check(r, "tiled == standard attention, max |difference|", worst, 1e-5);
+    report_check(r, "tiled_exp vs exp on [-87, 0], max relative error", exp_err, 3e-7);
+    report_value(r, "fast_bq", "%.0f", TILED_BQ);
+    report_value(r, "fast_bk", "%.0f", TILED_BK);
+    report_value(r, "fast_work", "%.0f", (double)tiled_workspace_bytes(d, d));
+    free(q); free(k); free(v); free(fast); free(want); free(w);
+}
+
+// Seconds per call (the best of a few) of one kernel on one head of n x d.
+static double fast_time(int kernel, const float *q, const float *k, const float *v,
+                        float *out, float *w, int n, int d) {
+    double best = INFINITY, total = 0.0;
+    for (int rep = 0; rep < 50 && (rep < 3 || total < 0.05); rep++) {
+        double t0 = now_seconds();
+        if (kernel == 0) attention_forward(q, k, v, NULL, out, w, n, n, d, d);
+        else if (kernel == 1) online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
+        else tiled_attention_forward(q, k, v, out, 1, n, n, d, d);
+        double t = now_seconds() - t0;
+        total += t;
+        if (t < best) best = t;
+        if (best > 0.2) break;
+    }
+    return best;
+}
+
+// The three exact kernels, one idea apart, timed at a few n (d = 64).
+static void section_measured_fast(report_t *r, rng_t *rng) {
+    static const int NS[] = {256, 512, 1024};
+    report_section(r, "measured: from loops to a fast kernel");
+    machine_label();
+    printf("one head, d = %d; GFLOP/s = 4 n^2 d / seconds; 1 thread\n", FAST_D);
+    printf("%6s %9s %8s %9s %8s %9s %8s\n", "n", "standard", "GFLOP/s", "online",
+           "GFLOP/s", "tiled", "GFLOP/s");
+    FILE *f = report_data(r, "measured_fast.dat");
+    if (f) fprintf(f, "# n  GFLOP/s: standard online tiled\n");
+    int stop = 0;
+    for (size_t i = 0; i < sizeof NS / sizeof NS[0] && !stop; i++) {
+        const int n = NS[i], d = FAST_D;
+        float *q = normal_floats(rng, (long)n * d, 1.0f), *k = normal_floats(rng, (long)n * d, 1.0f);
+        float *v = normal_floats(rng, (long)n * d, 1.0f), *out = xfloats(PROG, (size_t)n * d);
+        float *w = xfloats(PROG, (size_t)n * n);
+        double gf[3];
+        printf("%6d", n);
+        for (int kk = 0; kk < 3; kk++) {
+            double t = fast_time(kk, q, k, v, out, w, n, d);
+            gf[kk] = 4.0 * n * n * d / t / 1e9;
+            printf(" %9.2e %8.2f", t, gf[kk]);
+            if (t > 0.5) stop = 1;   // slow machine or valgrind: stop growing n
+        }
+        printf("\n");
+        if (f) fprintf(f, "%d %.4f %.4f %.4f\n", n, gf[0], gf[1], gf[2]);
+        free(q); free(k); free(v); free(out); free(w);
+    }
+    report_data_close(r, f);
+}
+
 int main(int argc, char **argv) {
     long max_dense = 2048;
     const cli_opt_t opts[] = {
@@ -944,6 +1038,8 @@ int main(int argc, char **argv) {
     section_online_trace(&r);
     section_online_exact(&r, &rng);
     section_counted(&r);
+    section_fast_exact(&r, &rng);
     section_measured(&r, &rng, max_dense);
+    section_measured_fast(&r, &rng);
     return report_close(&r) == 0 ? 0 : 1;
 }

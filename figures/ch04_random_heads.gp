@@ -1,5 +1,6 @@
 # ch04_random_heads.gp -- the first eight heads of an untrained (Xavier) layer.
-# Same layout and colours as ch04_heads.gp: rows are queries, columns keys.
+# Same colours as ch04_heads.gp (which is in two columns, for its token labels):
+# rows are queries, columns keys.
 fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'

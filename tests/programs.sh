@@ -24,7 +24,6 @@ expect_reject() {
 
 # test_args NAME: the arguments a slow program asks the tests to run it with,
 # from a line "// Test args: ..." in code/NAME.c (none for most programs).
-test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
 
 for bin in "$B"/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
@@ -136,3 +135,10 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
     if awk -v v="$lo" 'BEGIN { exit !(v > 0) }'; then expect_reject "$opt 0" "$bin" "$opt" 0; fi
   done < "$T/opts"
 done
+
+# One of a thing is singular: ch04 with one head says "1 head", never "1 heads".
+if [ -x "$B/bin/ch04_multi_head" ]; then
+  run "$B/bin/ch04_multi_head" --heads 1
+  if [ "$rc" -eq 0 ] && ! grep -qE '(^|[^0-9])1 heads' "$T/out"; then pass "ch04_multi_head --heads 1 says '1 head'"
+  else fail "ch04_multi_head --heads 1 says '1 head'" "exit $rc: $(grep -E '1 heads' "$T/out" | head -n 2)"; fi
+fi

@@ -8,7 +8,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 # arguments from a "// Test args: ..." line in the program's source (see programs.sh)
-test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
 for bin in "$B"/san/bin/ch[0-9][0-9]_*; do
   p=$(basename "$bin")
   read -r -a A <<< "$(test_args "$p")"

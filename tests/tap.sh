@@ -16,3 +16,6 @@ check() {
 # unmeasured FILE: a program's stdout without its "== measured ... ==" sections,
 # the only output allowed to vary from run to run (wall-clock timings).
 unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip = 0 } !skip' "$1"; }
+# test_args PROGRAM: the arguments a slow program asks its tests to use, from a
+# line "// Test args: ..." in code/PROGRAM.c (chapter 8: a small training run).
+test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }

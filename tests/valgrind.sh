@@ -24,7 +24,6 @@ run_one() {
   echo $? > "$T/$name.rc"
 }
 # arguments from a "// Test args: ..." line in the program's source (see programs.sh)
-test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
 for bin in "${bins[@]}"; do
   p=$(basename "$bin")
   read -r -a A <<< "$(test_args "$p")"

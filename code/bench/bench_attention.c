@@ -30,6 +30,7 @@
 #include "attention/attention.h"
 #include "base/rng.h"
 #include "fast/tiled.h"
+#include "variants/online.h"
 
 enum { MIN_REPS = 3, MAX_REPS = 9 };
 
@@ -45,6 +46,10 @@ static int run_standard(problem_t *p) {
     return 0;
 }
 
+static int run_online(problem_t *p) {   // chapter 5: key blocks of 64, one query at a time
+    return online_attention(p->q, p->k, p->v, NULL, p->out, p->n, p->n, p->d, p->d, 64);
+}
+
 static int run_tiled(problem_t *p) {
     return tiled_attention_forward(p->q, p->k, p->v, p->out, 1, p->n, p->n, p->d, p->d);
 }
@@ -56,6 +61,7 @@ static const struct {
     int needs_weights;  // allocates the (n, n) matrix itself (counted as extra)
 } KERNELS[] = {
     {"standard", run_standard, 0, 1},
+    {"online", run_online, 0, 0},
     {"tiled", run_tiled, 1, 0},
 };
 

@@ -217,8 +217,7 @@ def parse_manifest(path):
 
 def include_closure(start):
     """Files reachable from `start` through #include "..." (headers resolve in
-    code/lib, or beside the including file, as tests/unit/helpers.h; a header
-    brings its .c)."""
+    code/lib, or beside the including test file; a library header brings its .c)."""
     seen, todo = set(), list(start)
     while todo:
         f = todo.pop()
@@ -226,11 +225,11 @@ def include_closure(start):
             continue
         seen.add(f)
         for inc in re.findall(r'^#include "([^"]+)"', read(f), re.M):
+            beside = os.path.join(os.path.dirname(f), inc)   # e.g. tests/unit/helpers.h
+            if os.path.isfile(os.path.join(ROOT, beside)) and not beside.startswith("code/"):
+                todo.append(beside)
+                continue
             h = os.path.join("code", "lib", inc)
-            beside = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            if not os.path.isfile(os.path.join(ROOT, h)) and \
-                    os.path.isfile(os.path.join(ROOT, beside)):
-                h = beside
             if os.path.isfile(os.path.join(ROOT, h)):
                 todo.append(h)
                 c = h[:-2] + ".c"

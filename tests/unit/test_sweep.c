@@ -34,10 +34,12 @@
 #include "attention/softmax.h"
 #include "attention/spectral.h"
 #include "layers/block.h"
+#include "layers/block_train.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
 #include "layers/linear.h"
 #include "layers/multihead.h"
+#include "layers/qk_train.h"
 
 // ---------------------------------------------------------------------------
 // buffers of exactly the right size
@@ -408,6 +410,124 @@ static void sw_blocks(const int *s) {
     decoder_block_free(&dec);
 }
 
+// --- training: backward passes and caches ----------------------------------------
+
+static void sw_attention_backward(const int *s) {
+    int n = s[0], m = s[1], d_k = s[2], d_v = s[3];
+    float *q = fb(N2(n, d_k)), *k = fb(N2(m, d_k)), *v = fb(N2(m, d_v));
+    float *w = fb(N2(n, m)), *dout = fb(N2(n, d_v)), *scratch = fb(N2(n, m));
+    float *dq = fb(N2(n, d_k)), *dk = fb(N2(m, d_k)), *dv = fb(N2(m, d_v));
+    attention_backward(q, k, v, w, dout, dq, dk, dv, n, m, d_k, d_v, scratch);
+    fin(dq, N2(n, d_k), "dq"); fin(dk, N2(m, d_k), "dk"); fin(dv, N2(m, d_v), "dv");
+    double sq = mat_sq_dist(q, q, N2(n, d_k));
+    cr_assert(sq == 0.0, "mat_sq_dist(a, a) = %g", sq);
+    free(q); free(k); free(v); free(w); free(dout); free(scratch);
+    free(dq); free(dk); free(dv);
+}
+static void sw_layers_backward(const int *s) {
+    int n = s[0], d = s[1], d_ff = s[2];
+    float *x = fb(N2(n, d)), *gamma = fb(N1(d)), *dy = fb(N2(n, d)), *dx = fb(N2(n, d));
+    float *dg = fb(N1(d)), *dbeta = fb(N1(d));
+    int rc = layernorm_backward(x, gamma, dy, dx, dg, dbeta, n, d, 1e-5f);
+    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward(%d, %d) = %d", n, d, rc);
+    fin(dx, N2(n, d), "dx"); fin(dg, N1(d), "dgamma");
+    ffn_params_t p, g;
+    if (ffn_alloc(&p, d, d_ff) == 0 && ffn_alloc(&g, d, d_ff) == 0) {
+        rng_t rng;
+        rng_seed(&rng, 5);
+        ffn_init(&p, &rng);
+        float *h = fb(N2(n, d_ff)), *y = fb(N2(n, d)), *sc = fb(N2(n, d_ff));
+        ffn_forward(&p, x, h, y, n);
+        ffn_backward(&p, &g, x, h, dy, dx, n, sc);
+        fin(dx, N2(n, d), "ffn dx"); fin(g.w1, N2(d, d_ff), "dw1");
+        free(h); free(y); free(sc);
+        ffn_free(&g);
+    }
+    ffn_free(&p);
+    free(x); free(gamma); free(dy); free(dx); free(dg); free(dbeta);
+}
+static void sw_mha_train(const int *s) {
+    int n = s[0], m = s[1], h = s[2] < 1 ? 1 : s[2], d_k = s[3] < 1 ? 1 : s[3];
+    int d = h * d_k;
+    mha_params_t p, g;
+    cr_assert_eq(mha_alloc(&p, d, h), 0);
+    cr_assert_eq(mha_alloc(&g, d, h), 0);
+    rng_t rng;
+    rng_seed(&rng, 13);
+    mha_init(&p, &rng);
+    size_t nc = mha_cache_floats(&p, n, m);
+    cr_assert(nc == (n < 0 || m < 0 ? 0 : 2 * N2(n, d) + 2 * N2(m, d) + N3(h, n, m)));
+    float *buf = fb(nc), *xq = fb(N2(n, d)), *xkv = fb(N2(m, d)), *out = fb(N2(n, d));
+    float *dxq = fb(N2(n, d)), *dxkv = fb(N2(m, d));
+    unsigned char *mask = mb(N2(n, m));
+    mha_cache_t c;
+    mha_cache_bind(&c, buf, &p, n, m);
+    int want = n < 0 || m < 0 ? -1 : 0;
+    cr_assert_eq(mha_forward_cache(&p, xq, n, xkv, m, mask, &c, out), want);
+    fin(out, N2(n, d), "out");
+    cr_assert_eq(mha_backward(&p, &g, xq, n, xkv, m, &c, out, dxq, dxkv), want);
+    fin(dxq, N2(n, d), "dxq"); fin(dxkv, N2(m, d), "dxkv"); fin(g.w_q, N2(d, d), "dw_q");
+    free(buf); free(xq); free(xkv); free(out); free(dxq); free(dxkv); free(mask);
+    mha_free(&p);
+    mha_free(&g);
+}
+static void sw_qk_train(const int *s) {
+    int n = s[0], d = s[1], k = s[2];
+    float *x = fb(N2(n, d)), *w_q = fb(N2(d, k)), *w_k = fb(N2(d, k));
+    float *q = fb(N2(n, k)), *kk = fb(N2(n, k)), *a = fb(N2(n, n));
+    float *dw_q = fb(N2(d, k)), *dw_k = fb(N2(d, k));
+    float *scratch = fb(N2(n, n) + 2 * N2(n, k));
+    int *t = malloc((size_t)(n > 0 ? n : 0) * sizeof *t);
+    for (int i = 0; i < n; i++) t[i] = i - 1;
+    double loss = qk_forward(x, w_q, w_k, t, n, d, k, q, kk, a);
+    cr_assert(isfinite(loss) && loss >= 0.0, "loss %g", loss);
+    qk_backward(x, t, q, kk, a, n, d, k, dw_q, dw_k, scratch);
+    fin(dw_q, N2(d, k), "dw_q"); fin(dw_k, N2(d, k), "dw_k");
+    free(x); free(w_q); free(w_k); free(q); free(kk); free(a); free(dw_q); free(dw_k);
+    free(scratch); free(t);
+}
+static void sw_block_train(const int *s) {
+    int n = s[0], m = s[1], d_ff = s[2] < 1 ? 1 : s[2];
+    const int d = 4, h = 2;
+    encoder_block_t e, ge;
+    decoder_block_t dec, gd;
+    cr_assert_eq(encoder_block_alloc(&e, d, h, d_ff), 0);
+    cr_assert_eq(encoder_block_alloc(&ge, d, h, d_ff), 0);
+    cr_assert_eq(decoder_block_alloc(&dec, d, h, d_ff), 0);
+    cr_assert_eq(decoder_block_alloc(&gd, d, h, d_ff), 0);
+    rng_t rng;
+    rng_seed(&rng, 17);
+    encoder_block_init(&e, &rng);
+    decoder_block_init(&dec, &rng);
+    blk_encoder_zero(&ge);
+    blk_decoder_zero(&gd);
+    float *ptr[BLK_DECODER_TENSORS];
+    size_t len[BLK_DECODER_TENSORS];
+    cr_assert_eq(blk_encoder_tensors(&e, ptr, len), BLK_ENCODER_TENSORS);
+    cr_assert_eq(blk_decoder_tensors(&dec, ptr, len), BLK_DECODER_TENSORS);
+    size_t ne = blk_encoder_cache_floats(&e, n), nd = blk_decoder_cache_floats(&dec, n, m);
+    float *be = fb(ne), *bd = fb(nd), *x = fb(N2(n, d)), *enc = fb(N2(m, d));
+    float *y = fb(N2(n, d)), *dx = fb(N2(n, d)), *denc = fb(N2(m, d));
+    unsigned char *mask = mb(N2(n, n)), *cmask = mb(N2(n, m));
+    blk_encoder_cache_t ce;
+    blk_decoder_cache_t cd;
+    if (ne) blk_encoder_cache_bind(&ce, be, &e, n);
+    if (nd) blk_decoder_cache_bind(&cd, bd, &dec, n, m);
+    int we = n < 1 ? -1 : 0, wd = n < 1 || m < 1 ? -1 : 0;
+    cr_assert_eq(blk_encoder_forward(&e, x, n, mask, &ce, y), we);
+    fin(y, N2(n, d), "encoder y");
+    cr_assert_eq(blk_encoder_backward(&e, &ge, x, n, &ce, y, dx), we);
+    fin(dx, N2(n, d), "encoder dx");
+    cr_assert_eq(blk_decoder_forward(&dec, x, n, enc, m, mask, cmask, &cd, y), wd);
+    fin(y, N2(n, d), "decoder y");
+    cr_assert_eq(blk_decoder_backward(&dec, &gd, x, n, enc, m, &cd, y, dx, denc), wd);
+    fin(dx, N2(n, d), "decoder dx"); fin(denc, N2(m, d), "denc");
+    free(be); free(bd); free(x); free(enc); free(y); free(dx); free(denc);
+    free(mask); free(cmask);
+    encoder_block_free(&e); encoder_block_free(&ge);
+    decoder_block_free(&dec); decoder_block_free(&gd);
+}
+
 // ---------------------------------------------------------------------------
 // the table: which functions each case covers, and how many sizes it sweeps
 
@@ -451,6 +571,14 @@ static const sweep_t SWEEP[] = {
     {"encoder_block_alloc decoder_block_alloc encoder_block_free decoder_block_free "
      "encoder_block_init decoder_block_init encoder_block_param_count "
      "decoder_block_param_count encoder_block_forward decoder_block_forward", 4, sw_blocks},
+    {"attention_backward mat_sq_dist", 4, sw_attention_backward},
+    {"layernorm_backward ffn_backward", 3, sw_layers_backward},
+    {"mha_cache_floats mha_cache_bind mha_forward_cache mha_backward", 4, sw_mha_train},
+    {"qk_forward qk_backward", 3, sw_qk_train},
+    {"blk_encoder_tensors blk_decoder_tensors blk_encoder_zero blk_decoder_zero "
+     "blk_encoder_cache_floats blk_decoder_cache_floats blk_encoder_cache_bind "
+     "blk_decoder_cache_bind blk_encoder_forward blk_encoder_backward "
+     "blk_decoder_forward blk_decoder_backward", 3, sw_block_train},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
@@ -485,10 +613,12 @@ SWEEP_TEST(6) SWEEP_TEST(7) SWEEP_TEST(8) SWEEP_TEST(9) SWEEP_TEST(10) SWEEP_TES
 SWEEP_TEST(12) SWEEP_TEST(13) SWEEP_TEST(14) SWEEP_TEST(15) SWEEP_TEST(16)
 SWEEP_TEST(17) SWEEP_TEST(18) SWEEP_TEST(19) SWEEP_TEST(20) SWEEP_TEST(21)
 SWEEP_TEST(22) SWEEP_TEST(23) SWEEP_TEST(24) SWEEP_TEST(25) SWEEP_TEST(26)
-SWEEP_TEST(27) SWEEP_TEST(28) SWEEP_TEST(29)
+SWEEP_TEST(27) SWEEP_TEST(28) SWEEP_TEST(29) SWEEP_TEST(30) SWEEP_TEST(31)
+SWEEP_TEST(32) SWEEP_TEST(33) SWEEP_TEST(34) SWEEP_TEST(35) SWEEP_TEST(36)
+SWEEP_TEST(37) SWEEP_TEST(38) SWEEP_TEST(39)
 
 Test(sweep, table_fits_the_tests) {
-    cr_assert(N_SWEEP <= 30, "add SWEEP_TEST lines up to %d", N_SWEEP - 1);
+    cr_assert(N_SWEEP <= 40, "add SWEEP_TEST lines up to %d", N_SWEEP - 1);
 }
 
 // Every function declared in the headers of base/, attention/ and layers/ is

@@ -31,7 +31,6 @@ void attention_forward(const float *q, const float *k, const float *v,
 }
 // end snippet
 
-// snippet: attention_backward
 void attention_backward(const float *q, const float *k, const float *v,
                         const float *weights, const float *dout, float *dq, float *dk,
                         float *dv, int n, int m, int d_k, int d_v, float *scratch) {
@@ -63,4 +62,3 @@ void attention_backward(const float *q, const float *k, const float *v,
             dk[j * d_k + c] += (float)(acc * scale);
         }
 }
-// end snippet

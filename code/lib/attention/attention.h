@@ -32,8 +32,9 @@ void attention_forward(const float *q, const float *k, const float *v,
 // dout (n, d_v) = dLoss/dout. They accumulate (+=); zero them first:
 //   dq (n, d_k), dk (m, d_k), dv (m, d_v).
 // scratch: n * m floats. Hidden entries have weight 0 and get no gradient; a
-// fully hidden row (all weights 0) gives none either.
-// (torch: autograd through F.scaled_dot_product_attention)
+// fully hidden row (all weights 0) gives none either. Any size below 1: no
+// rows, keys or columns, so nothing is accumulated for them.
+// (torch: autograd through (q @ k.T / sqrt(d_k)).softmax(-1) @ v)
 void attention_backward(const float *q, const float *k, const float *v,
                         const float *weights, const float *dout, float *dq, float *dk,
                         float *dv, int n, int m, int d_k, int d_v, float *scratch);

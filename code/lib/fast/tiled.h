@@ -36,7 +36,7 @@ size_t tiled_workspace_bytes(int d_k, int d_v);
 //   writes nothing; m >= 1 means every row has a key, so no row is empty.
 // Returns 0; -1 on bad sizes (out untouched) or when a thread's workspace cannot
 // be allocated (out then partly written).
-// (torch: F.scaled_dot_product_attention(q, k, v), for each head)
+// (torch: (q @ k.transpose(-1, -2) / sqrt(d_k)).softmax(-1) @ v, head by head)
 int tiled_attention_forward(const float *q, const float *k, const float *v, float *out,
                             int h, int n, int m, int d_k, int d_v);
 

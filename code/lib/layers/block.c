@@ -115,7 +115,7 @@ int decoder_block_forward(const decoder_block_t *b, const float *x, int n,
     int d = b->self_attn.d_model;
     if (n < 0 || m < 0) return -1;
     float *ws = malloc(((size_t)3 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
-    unsigned char *causal = malloc((size_t)n * n + 1);
+    unsigned char *causal = calloc((size_t)n * n + 1, 1);
     if (!ws || !causal) {
         free(ws);
         free(causal);

@@ -89,7 +89,6 @@ void blk_encoder_cache_bind(blk_encoder_cache_t *c, float *buf,
     c->s2 = c->hidden + (size_t)n * b->ffn.d_ff;
 }
 
-// snippet: blk_encoder_forward
 int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
                         const unsigned char *mask, blk_encoder_cache_t *c, float *y) {
     if (n < 1) return -1;
@@ -103,9 +102,7 @@ int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
     layernorm_forward(c->s2, b->norm2.gamma, b->norm2.beta, y, n, d, LAYERNORM_EPS);
     return 0;
 }
-// end snippet
 
-// snippet: blk_encoder_backward
 int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const float *x,
                          int n, const blk_encoder_cache_t *c, const float *dy,
                          float *dx) {
@@ -132,7 +129,6 @@ int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const flo
     free(ws);
     return rc ? -1 : 0;
 }
-// end snippet
 
 // ---------------------------------------------------------------------------
 // decoder block
@@ -157,7 +153,6 @@ void blk_decoder_cache_bind(blk_decoder_cache_t *c, float *buf,
     c->s3 = c->hidden + (size_t)n * b->ffn.d_ff;
 }
 
-// snippet: blk_decoder_forward
 int blk_decoder_forward(const decoder_block_t *b, const float *x, int n,
                         const float *enc, int m, const unsigned char *self_mask,
                         const unsigned char *cross_mask, blk_decoder_cache_t *c,
@@ -186,9 +181,7 @@ int blk_decoder_forward(const decoder_block_t *b, const float *x, int n,
     layernorm_forward(c->s3, b->norm3.gamma, b->norm3.beta, y, n, d, LAYERNORM_EPS);
     return 0;
 }
-// end snippet
 
-// snippet: blk_decoder_backward
 int blk_decoder_backward(const decoder_block_t *b, decoder_block_t *g, const float *x,
                          int n, const float *enc, int m, const blk_decoder_cache_t *c,
                          const float *dy, float *dx, float *denc) {
@@ -225,4 +218,3 @@ int blk_decoder_backward(const decoder_block_t *b, decoder_block_t *g, const flo
     free(ws);
     return rc ? -1 : 0;
 }
-// end snippet

@@ -39,7 +39,6 @@ void blk_decoder_zero(decoder_block_t *g);
 // ---------------------------------------------------------------------------
 // Activation caches
 
-// snippet: blk_encoder_cache_t
 // What blk_encoder_backward needs from the forward pass, for n tokens.
 typedef struct {
     mha_cache_t attn;   // the self-attention's queries, keys, values, weights, ctx
@@ -48,7 +47,6 @@ typedef struct {
     float *hidden;      // (n, d_ff) ReLU(h1 W_1 + b_1)
     float *s2;          // (n, d_model) h1 + FFN(h1), before norm2
 } blk_encoder_cache_t;
-// end snippet
 
 // What blk_decoder_backward needs, for n target tokens and m encoder tokens.
 typedef struct {

@@ -55,10 +55,10 @@ void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
 }
 // end snippet
 
-// snippet: ffn_backward
 void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
                   const float *hidden, const float *dy, float *dx, int n, float *scratch) {
     const int d = p->d_model, f = p->d_ff;
+    if (n < 1) return;                                     // no rows, no gradient
     float *dh = scratch;                                   // (n, d_ff)
     memset(dh, 0, (size_t)n * f * sizeof(float));
     // forward: y = hidden W_2 + b_2
@@ -69,4 +69,3 @@ void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
     // forward: pre = x W_1 + b_1
     linear_backward(x, p->w1, dh, dx, g->w1, g->b1, n, d, f);
 }
-// end snippet

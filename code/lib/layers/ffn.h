@@ -42,7 +42,7 @@ void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
 // Gradients of ffn_forward, given its input x (n, d_model), the hidden
 // (n, d_ff) it left behind (after the ReLU) and dy (n, d_model) = dLoss/dy.
 // Accumulate (+=): g's w1, b1, w2, b2 (shaped like p's) and dx (n, d_model),
-// which may be NULL. scratch: n * d_ff floats.
+// which may be NULL. scratch: n * d_ff floats. n < 1 does nothing.
 // (torch: autograd through the nn.Sequential above)
 void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
                   const float *hidden, const float *dy, float *dx, int n, float *scratch);

@@ -49,9 +49,10 @@ int layernorm_forward(const float *x, const float *gamma, const float *beta, flo
 }
 // end snippet
 
-// snippet: layernorm_backward
 int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
                        float *dgamma, float *dbeta, int n, int d, float eps) {
+    if (n < 0 || d < 0) return -1;
+    if (n == 0 || d == 0) return 0;
     double *sum_g = calloc(2 * (size_t)d, sizeof(double)), *sum_b = sum_g + d;
     if (!sum_g) return -1;
     for (int i = 0; i < n; i++) {
@@ -89,4 +90,3 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
     free(sum_g);
     return 0;
 }
-// end snippet

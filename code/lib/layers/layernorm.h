@@ -35,7 +35,8 @@ int layernorm_forward(const float *x, const float *gamma, const float *beta, flo
 // dy (n, d) = dLoss/dy. Accumulate (+=): dx (n, d), dgamma (d,), dbeta (d,);
 // any of them may be NULL to skip it. dx must not overlap x or dy. The sums over
 // rows for dgamma and dbeta run in double, in a workspace of 2 d doubles.
-// Returns 0, or -1 if that workspace cannot be allocated (nothing accumulated).
+// Returns 0 (n or d = 0: nothing to do), or -1 for a negative size or if that
+// workspace cannot be allocated (nothing accumulated).
 // (torch: autograd through F.layer_norm)
 int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
                         float *dgamma, float *dbeta, int n, int d, float eps);

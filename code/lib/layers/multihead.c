@@ -170,12 +170,15 @@ int mha_forward_loop(const mha_params_t *p, const float *xq, int n, const float 
 // Training
 
 size_t mha_cache_floats(const mha_params_t *p, int n, int m) {
+    if (n < 0 || m < 0) return 0;
     const size_t d = (size_t)p->d_model, h = (size_t)p->n_heads;
     return 2 * (size_t)n * d + 2 * (size_t)m * d + h * (size_t)n * m;
 }
 
 void mha_cache_bind(mha_cache_t *c, float *buf, const mha_params_t *p, int n, int m) {
     const size_t d = (size_t)p->d_model;
+    n = n < 0 ? 0 : n;
+    m = m < 0 ? 0 : m;
     c->q_h = buf;
     c->k_h = c->q_h + (size_t)n * d;
     c->v_h = c->k_h + (size_t)m * d;
@@ -186,7 +189,9 @@ void mha_cache_bind(mha_cache_t *c, float *buf, const mha_params_t *p, int n, in
 int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float *xkv,
                       int m, const unsigned char *mask, mha_cache_t *c, float *out) {
     int d = p->d_model, h = p->n_heads, d_k = p->d_k;
-    float *ws = malloc(((size_t)n * d + 2 * (size_t)m * d) * sizeof(float));
+    if (n < 0 || m < 0) return -1;
+    if (n == 0) return 0;
+    float *ws = malloc(((size_t)n * d + 2 * (size_t)m * d + 1) * sizeof(float));
     if (!ws) return -1;
     float *q = ws, *k = q + (size_t)n * d, *v = k + (size_t)m * d;
     linear_forward(xq, p->w_q, NULL, q, n, d, d);      // the steps of mha_forward,
@@ -206,13 +211,14 @@ int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float
     return 0;
 }
 
-// snippet: mha_backward
 int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
                  const float *xkv, int m, const mha_cache_t *c, const float *dout,
                  float *dxq, float *dxkv) {
     int d = p->d_model, h = p->n_heads, d_k = p->d_k;
+    if (n < 0 || m < 0) return -1;
+    if (n == 0) return 0;
     size_t nd = (size_t)n * d, md = (size_t)m * d;
-    float *ws = calloc(2 * nd + 2 * nd + 4 * md + (size_t)n * m, sizeof(float));
+    float *ws = calloc(2 * nd + 2 * nd + 4 * md + (size_t)n * m + 1, sizeof(float));
     if (!ws) return -1;
     float *dctx = ws, *dctx_h = dctx + nd, *dq_h = dctx_h + nd, *dq = dq_h + nd;
     float *dk_h = dq + nd, *dv_h = dk_h + md, *dk = dv_h + md, *dv = dk + md;
@@ -239,4 +245,3 @@ int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
     free(ws);
     return 0;
 }
-// end snippet

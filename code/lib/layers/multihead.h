@@ -89,14 +89,15 @@ typedef struct {
     float *ctx;   // (n, d_model) the heads' outputs, concatenated (before W_O)
 } mha_cache_t;
 
-// Floats needed for a cache of n queries and m keys.
+// Floats needed for a cache of n queries and m keys (0 for a negative size).
 size_t mha_cache_floats(const mha_params_t *p, int n, int m);
 
 // Point c's arrays into buf (mha_cache_floats(p, n, m) floats).
 void mha_cache_bind(mha_cache_t *c, float *buf, const mha_params_t *p, int n, int m);
 
 // mha_forward, keeping its activations in c: the same out, bit for bit.
-// Returns 0, or -1 if its workspace cannot be allocated.
+// Returns 0 (n = 0: nothing to do), or -1 for a negative n or m or if its
+// workspace cannot be allocated.
 int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float *xkv,
                       int m, const unsigned char *mask, mha_cache_t *c, float *out);
 
@@ -104,7 +105,8 @@ int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float
 // Accumulate (+=) into g (shaped like p: w_q, w_k, w_v, w_o, b_o), dxq (n, d_model)
 // and dxkv (m, d_model); dxq and dxkv may be the same buffer (self-attention, where
 // xq == xkv) or NULL. The mask needs no gradient: hidden weights are 0.
-// Returns 0, or -1 if its workspace cannot be allocated (nothing accumulated).
+// Returns 0 (n = 0: nothing to do), or -1 for a negative n or m or if its
+// workspace cannot be allocated (nothing accumulated).
 // (torch: autograd through nn.MultiheadAttention)
 int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
                  const float *xkv, int m, const mha_cache_t *c, const float *dout,
