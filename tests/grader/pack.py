@@ -103,12 +103,31 @@ def identifiers(text):
     return re.findall(r"(?<![\w.>])([A-Za-z_]\w*)", text)
 
 
+def closed_loop_variables(before, region_indent):
+    """Names declared in a `for (TYPE name = ...` of `before` whose loop has ended by
+    the region: a later line is indented no deeper than the `for` (the sources are
+    indented by their braces), or the region itself is not deeper."""
+    blines = before.split("\n")
+    closed, live = set(), set()
+    for i, line in enumerate(blines):
+        m = re.search(r"\bfor\s*\(\s*(?:\w+\s+)+\**\s*(\w+)\s*=", line)
+        if not m:
+            continue
+        depth = len(line) - len(line.lstrip())
+        later = [l for l in blines[i + 1:] if l.strip()]
+        ended = region_indent <= depth or any(
+            len(l) - len(l.lstrip()) <= depth for l in later)
+        (closed if ended else live).add(m.group(1))
+    return closed - live
+
+
 def stub_region(lines, begin, end, todo, static_fns):
     """The lines that replace a region: markers kept, a TODO, (void) uses, a safe return."""
     name, rtype, before = enclosing_function(lines, begin)
     indent = re.match(r"^\s*", lines[begin]).group(0)
     region = "\n".join(lines[begin + 1:end])
-    known = set(identifiers(before)) | static_fns
+    known = (set(identifiers(before)) - closed_loop_variables(before, len(indent))) \
+        | static_fns
     used = []
     for ident in identifiers(region):
         if ident in known and ident not in KEYWORDS and not ident.endswith("_t") \
