@@ -4,7 +4,7 @@
 # every program including chapter 8's training), a no-op `make`, and the rebuild
 # after editing one chapter. Writes "what<TAB>seconds<TAB>target_seconds" lines.
 set -euo pipefail
-out=$1
+out=$(realpath -m "$1")
 top=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ( cd "$top" && git ls-files -z | xargs -0 cp --parents -t "$tmp" )
