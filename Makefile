@@ -244,15 +244,10 @@ PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained
 
 # Every figure, section and equation label of the book with its number, so a
 # page can refer into other chapters (book/filter/labels.lua).
-# labels.tsv is rewritten only when a number changes (the stamp records that it
-# was checked), so editing one chapter's prose does not rebuild every page.
-$(B)/labels.tsv: $(B)/labels.stamp ;
-$(B)/labels.stamp: $(CHAPTERS) $(BOOK_DEPS)
-	$(call say,LABELS,$(B)/labels.tsv)
-	$(Q)t=$(B)/labels.tsv.tmp.$$$$; $(LITERATE) LITERATE_LABELS=$$t $(PANDOC) --from markdown \
-	  --to plain --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null \
-	  && { cmp -s $$t $(B)/labels.tsv && rm -f $$t || mv $$t $(B)/labels.tsv; } && touch $@ \
-	  || { rm -f $$t; exit 1; }
+$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS)
+	$(call say,LABELS,$@)
+	$(Q)$(LITERATE) LITERATE_LABELS=$@ $(PANDOC) --from markdown --to plain \
+	  --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null
 
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@)
