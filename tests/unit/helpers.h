@@ -62,4 +62,31 @@ static inline void row_mean_var(const float *x, int d, double *mean, double *var
     *var = s.std * s.std;
 }
 
+// Finite differences for backward passes. loss(ctx) is a scalar function of the
+// buffers ctx points into; check_grad_eps compares the analytic gradient g (size)
+// with respect to x (size) against central differences with step eps.
+typedef double (*loss_fn)(void *ctx);
+
+static inline void check_grad_eps(const char *what, float *x, const float *g, int size,
+                                  loss_fn loss, void *ctx, float eps) {
+    for (int i = 0; i < size; i++) {
+        float keep = x[i];
+        x[i] = keep + eps;
+        double up = loss(ctx);
+        x[i] = keep - eps;
+        double down = loss(ctx);
+        x[i] = keep;
+        double fd = (up - down) / (2.0 * eps);
+        cr_assert(fabs(fd - g[i]) <= 3e-3 + 3e-2 * fabs(fd),
+                  "%s[%d]: backward %.6g, finite difference %.6g", what, i, g[i], fd);
+    }
+}
+
+// sum of r[i] * y[i]: the loss L = sum(r * y), whose gradient dL/dy is r.
+static inline double dot_r(const float *r, const float *y, int size) {
+    double acc = 0.0;
+    for (int i = 0; i < size; i++) acc += (double)r[i] * y[i];
+    return acc;
+}
+
 #endif

@@ -10,35 +10,16 @@
 #include "base/rng.h"
 #include "layers/block.h"
 #include "layers/block_train.h"
+#include "helpers.h"
 
 enum { N = 3, M = 4, D = 8, H = 2, DFF = 16 };
 
-typedef double (*loss_fn)(void *ctx);
-
-// Analytic gradient g (size) of loss with respect to x (size) against central
-// differences, perturbing each x[i] by eps (float forward passes: loose tolerance).
-// eps is 1e-3, not test_layers_backward.c's 1e-2: a whole block has 48 ReLU units
-// whose kinks a step of 1e-2 crosses too often (differences then off by ~5%).
+// The finite-difference check of helpers.h with a step of 1e-3, not 1e-2: a whole
+// block has 48 ReLU units whose kinks a step of 1e-2 crosses too often
+// (differences then off by ~5%).
 static void check_grad(const char *what, float *x, const float *g, int size,
                        loss_fn loss, void *ctx) {
-    const float eps = 1e-3f;
-    for (int i = 0; i < size; i++) {
-        float keep = x[i];
-        x[i] = keep + eps;
-        double up = loss(ctx);
-        x[i] = keep - eps;
-        double down = loss(ctx);
-        x[i] = keep;
-        double fd = (up - down) / (2.0 * eps);
-        cr_assert(fabs(fd - g[i]) <= 3e-3 + 3e-2 * fabs(fd),
-                  "%s[%d]: backward %.6g, finite difference %.6g", what, i, g[i], fd);
-    }
-}
-
-static double dot_r(const float *r, const float *y, int size) {
-    double acc = 0.0;
-    for (int i = 0; i < size; i++) acc += (double)r[i] * y[i];
-    return acc;
+    check_grad_eps(what, x, g, size, loss, ctx, 1e-3f);
 }
 
 // Random weights everywhere, including the biases and the layer norms (which

@@ -11,31 +11,12 @@
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
 #include "layers/multihead.h"
+#include "helpers.h"
 
-typedef double (*loss_fn)(void *ctx);
-
-// Check analytic gradient g (size) of loss with respect to x (size) by central
-// differences, perturbing each x[i] by eps.
-static void check_grad(const char *what, float *x, const float *g, int size, loss_fn loss,
-                       void *ctx) {
-    const float eps = 1e-2f;
-    for (int i = 0; i < size; i++) {
-        float keep = x[i];
-        x[i] = keep + eps;
-        double up = loss(ctx);
-        x[i] = keep - eps;
-        double down = loss(ctx);
-        x[i] = keep;
-        double fd = (up - down) / (2.0 * eps);
-        cr_assert(fabs(fd - g[i]) <= 3e-3 + 3e-2 * fabs(fd),
-                  "%s[%d]: backward %.6g, finite difference %.6g", what, i, g[i], fd);
-    }
-}
-
-static double dot_r(const float *r, const float *out, int size) {
-    double acc = 0.0;
-    for (int i = 0; i < size; i++) acc += (double)r[i] * out[i];
-    return acc;
+// The finite-difference check of helpers.h with a step of 1e-2.
+static void check_grad(const char *what, float *x, const float *g, int size,
+                       loss_fn loss, void *ctx) {
+    check_grad_eps(what, x, g, size, loss, ctx, 1e-2f);
 }
 
 // --- attention ------------------------------------------------------------------
