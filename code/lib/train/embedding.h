@@ -15,4 +15,18 @@ int embedding_forward(const float *table, const int *ids, float *out, int n, int
 void embedding_backward(const int *ids, const float *dout, float *dtable, int n, int v,
                         int e);
 
+// The Transformer's input (Vaswani et al., 2017, sections 3.4 and 3.5):
+// table (V, E), ids (n,), pe (n, E) the positional encodings of positions
+// 0..n-1 -> out (n, E) = table[ids] * sqrt(E) + pe.
+// Returns 0; -1 (out untouched from that row on) if an id is outside 0..V-1.
+// (torch: F.embedding(ids, table) * math.sqrt(E) + pe)
+int embedding_pos_forward(const float *table, const int *ids, const float *pe, float *out,
+                          int n, int v, int e);
+
+// Gradient of embedding_pos_forward for the table: dtable[ids[i]] +=
+// sqrt(E) * dout[i]; the positional encodings are fixed and get none.
+// Ids outside 0..V-1 are skipped.
+void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n, int v,
+                            int e);
+
 #endif

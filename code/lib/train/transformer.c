@@ -1,0 +1,643 @@
+// transformer.c -- the encoder-decoder Transformer, batched forward and
+// backward passes, and greedy decoding with a key/value cache.
+#include "train/transformer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layers/block_train.h"
+#include "layers/layernorm.h"
+#include "layers/linear.h"
+#include "position/sinusoidal.h"
+#include "train/embedding.h"
+#include "train/tmat.h"
+#include "train/xent.h"
+
+// ---------------------------------------------------------------------------
+// parameters
+
+int tf_config_check(const tf_config_t *c) {
+    if (c->v_src < 1 || c->v_tgt < 1 || c->d_model < 1 || c->n_heads < 1 || c->d_ff < 1)
+        return -1;
+    if (c->d_model % c->n_heads) return -1;
+    if (c->n_enc < 1 || c->n_dec < 1 || c->n_enc > TF_MAX_LAYERS || c->n_dec > TF_MAX_LAYERS)
+        return -1;
+    if (c->b_max < 1 || c->t_max < 1 || c->u_max < 1) return -1;
+    return 0;
+}
+
+static long mha_floats(long d) { return 4 * d * d + d; }
+static long ffn_floats(long d, long f) { return 2 * d * f + f + d; }
+
+long tf_param_count(const tf_config_t *c) {
+    if (tf_config_check(c)) return -1;
+    long d = c->d_model, f = c->d_ff;
+    long enc = mha_floats(d) + ffn_floats(d, f) + 4 * d;
+    long dec = 2 * mha_floats(d) + ffn_floats(d, f) + 6 * d;
+    return (c->v_src + c->v_tgt) * d + c->n_enc * enc + c->n_dec * dec + d * c->v_tgt +
+           c->v_tgt;
+}
+
+// Take n floats from *buf.
+static float *take(float **buf, long n) {
+    float *r = *buf;
+    *buf += n;
+    return r;
+}
+
+static void bind_mha(mha_params_t *m, float **buf, int d, int h) {
+    m->d_model = d, m->n_heads = h, m->d_k = d / h;
+    m->w_q = take(buf, (long)d * d);
+    m->w_k = take(buf, (long)d * d);
+    m->w_v = take(buf, (long)d * d);
+    m->w_o = take(buf, (long)d * d);
+    m->b_o = take(buf, d);
+}
+
+static void bind_ffn(ffn_params_t *f, float **buf, int d, int d_ff) {
+    f->d_model = d, f->d_ff = d_ff;
+    f->w1 = take(buf, (long)d * d_ff);
+    f->b1 = take(buf, d_ff);
+    f->w2 = take(buf, (long)d_ff * d);
+    f->b2 = take(buf, d);
+}
+
+static void bind_ln(layernorm_params_t *ln, float **buf, int d) {
+    ln->d = d;
+    ln->gamma = take(buf, d);
+    ln->beta = take(buf, d);
+}
+
+void tf_bind(tf_params_t *p, float *buf, const tf_config_t *c) {
+    int d = c->d_model, h = c->n_heads;
+    memset(p, 0, sizeof *p);
+    p->emb_src = take(&buf, (long)c->v_src * d);
+    p->emb_tgt = take(&buf, (long)c->v_tgt * d);
+    for (int l = 0; l < c->n_enc; l++) {
+        encoder_block_t *e = &p->enc[l];
+        bind_mha(&e->attn, &buf, d, h);
+        bind_ln(&e->norm1, &buf, d);
+        bind_ffn(&e->ffn, &buf, d, c->d_ff);
+        bind_ln(&e->norm2, &buf, d);
+    }
+    for (int l = 0; l < c->n_dec; l++) {
+        decoder_block_t *e = &p->dec[l];
+        bind_mha(&e->self_attn, &buf, d, h);
+        bind_ln(&e->norm1, &buf, d);
+        bind_mha(&e->cross_attn, &buf, d, h);
+        bind_ln(&e->norm2, &buf, d);
+        bind_ffn(&e->ffn, &buf, d, c->d_ff);
+        bind_ln(&e->norm3, &buf, d);
+    }
+    p->w_out = take(&buf, (long)d * c->v_tgt);
+    p->b_out = take(&buf, c->v_tgt);
+}
+
+static void init_ln(layernorm_params_t *ln) {
+    for (int j = 0; j < ln->d; j++) ln->gamma[j] = 1.0f, ln->beta[j] = 0.0f;
+}
+
+void tf_init(float *buf, const tf_config_t *c, rng_t *rng) {
+    long n = tf_param_count(c);
+    if (n < 0) return;
+    memset(buf, 0, (size_t)n * sizeof *buf);
+    tf_params_t p;
+    tf_bind(&p, buf, c);
+    linear_init_xavier(rng, p.emb_src, c->v_src, c->d_model);
+    linear_init_xavier(rng, p.emb_tgt, c->v_tgt, c->d_model);
+    for (int l = 0; l < c->n_enc; l++) {
+        encoder_block_init(&p.enc[l], rng);   // Xavier weights, zero biases
+        init_ln(&p.enc[l].norm1);
+        init_ln(&p.enc[l].norm2);
+    }
+    for (int l = 0; l < c->n_dec; l++) {
+        decoder_block_init(&p.dec[l], rng);
+        init_ln(&p.dec[l].norm1);
+        init_ln(&p.dec[l].norm2);
+        init_ln(&p.dec[l].norm3);
+    }
+    linear_init_xavier(rng, p.w_out, c->d_model, c->v_tgt);
+}
+
+// ---------------------------------------------------------------------------
+// the workspace
+
+// What one attention sub-layer keeps: queries, keys, values and the context
+// vectors as (rows, d) with head i in columns [i d_k, (i+1) d_k), and the
+// weights (B, h, rows_q, rows_k).
+typedef struct {
+    float *q, *k, *v, *a, *ctx;
+} att_cache_t;
+
+typedef struct {
+    att_cache_t att;
+    float *s1, *h1, *hid, *s2, *y;   // (R, d), (R, d), (R, d_ff), (R, d), (R, d)
+} enc_cache_t;
+
+typedef struct {
+    att_cache_t self, cross;
+    float *s1, *h1, *s2, *h2, *hid, *s3, *y;
+} dec_cache_t;
+
+struct tf_work {
+    float *mem;
+    int b, t, u;                         // the shape of the last tf_forward
+    float *pe;                           // (max(t_max, u_max), d) positions
+    float *x_src, *x_tgt;                // embedded inputs (B T, d), (B U, d)
+    enc_cache_t enc[TF_MAX_LAYERS];
+    dec_cache_t dec[TF_MAX_LAYERS];
+    float *logits, *probs;               // (B U, Vt)
+    // backward scratch
+    float *dlogits, *dy, *dx, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid, *dsrc;
+    // greedy decoding: per decoder block, the cached self-attention keys and
+    // values (B, u_max, d) and the projected encoder output (B, T, d) twice
+    float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS], *vc[TF_MAX_LAYERS];
+    float *step_x, *step_a;              // (B, d) x 7, (B, Vt), (B, d_ff); (max(t_max, u_max),)
+    const unsigned char *src_mask;       // of the last tf_forward
+};
+
+// Lay the workspace out in mem (or only count it when mem is NULL).
+static long work_layout(struct tf_work *w, const tf_config_t *c, float *mem) {
+    long d = c->d_model, f = c->d_ff, h = c->n_heads, b = c->b_max;
+    long rs = b * c->t_max, rt = b * c->u_max, n_pe = c->t_max > c->u_max ? c->t_max
+                                                                          : c->u_max;
+    float *base = mem, *at = mem;
+#define TAKE(field, n) ((field) = mem ? take(&at, (n)) : (at += (n), NULL))
+    TAKE(w->pe, n_pe * d);
+    TAKE(w->x_src, rs * d);
+    TAKE(w->x_tgt, rt * d);
+    for (int l = 0; l < c->n_enc; l++) {
+        enc_cache_t *e = &w->enc[l];
+        TAKE(e->att.q, rs * d), TAKE(e->att.k, rs * d), TAKE(e->att.v, rs * d);
+        TAKE(e->att.a, b * h * c->t_max * c->t_max), TAKE(e->att.ctx, rs * d);
+        TAKE(e->s1, rs * d), TAKE(e->h1, rs * d), TAKE(e->hid, rs * f);
+        TAKE(e->s2, rs * d), TAKE(e->y, rs * d);
+    }
+    for (int l = 0; l < c->n_dec; l++) {
+        dec_cache_t *e = &w->dec[l];
+        TAKE(e->self.q, rt * d), TAKE(e->self.k, rt * d), TAKE(e->self.v, rt * d);
+        TAKE(e->self.a, b * h * c->u_max * c->u_max), TAKE(e->self.ctx, rt * d);
+        TAKE(e->cross.q, rt * d), TAKE(e->cross.k, rs * d), TAKE(e->cross.v, rs * d);
+        TAKE(e->cross.a, b * h * c->u_max * c->t_max), TAKE(e->cross.ctx, rt * d);
+        TAKE(e->s1, rt * d), TAKE(e->h1, rt * d), TAKE(e->s2, rt * d);
+        TAKE(e->h2, rt * d), TAKE(e->hid, rt * f), TAKE(e->s3, rt * d);
+        TAKE(e->y, rt * d);
+        TAKE(w->ks[l], rt * d), TAKE(w->vs[l], rt * d);
+        TAKE(w->kc[l], rs * d), TAKE(w->vc[l], rs * d);
+    }
+    long r = rs > rt ? rs : rt;
+    TAKE(w->logits, rt * c->v_tgt), TAKE(w->probs, rt * c->v_tgt);
+    TAKE(w->dlogits, rt * c->v_tgt);
+    TAKE(w->dy, r * d), TAKE(w->dx, r * d), TAKE(w->denc, rs * d), TAKE(w->dh, r * d);
+    TAKE(w->ds, r * d), TAKE(w->dq, r * d), TAKE(w->dk, r * d), TAKE(w->dv, r * d);
+    TAKE(w->dctx, r * d), TAKE(w->dhid, r * f), TAKE(w->dsrc, rs * d);
+    TAKE(w->step_x, 7 * b * d + b * c->v_tgt + b * f), TAKE(w->step_a, n_pe);
+#undef TAKE
+    return (long)(at - base);
+}
+
+tf_work_t *tf_work_new(const tf_config_t *c) {
+    if (tf_config_check(c)) return NULL;
+    struct tf_work *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    long n = work_layout(w, c, NULL);
+    w->mem = calloc((size_t)n, sizeof(float));
+    if (!w->mem) {
+        free(w);
+        return NULL;
+    }
+    work_layout(w, c, w->mem);
+    int n_pe = c->t_max > c->u_max ? c->t_max : c->u_max;
+    sinusoidal_table(w->pe, n_pe, c->d_model, 0, SINUSOIDAL_BASE);
+    return w;
+}
+
+void tf_work_free(tf_work_t *w) {
+    if (!w) return;
+    free(w->mem);
+    free(w);
+}
+
+const float *tf_logits(const tf_work_t *w) { return w->logits; }
+
+// ---------------------------------------------------------------------------
+// attention, one query row at a time
+
+// snippet: attend_row
+// One query of one head: q (d_k,) against keys k_j and values v_j, j < n_keys,
+// row j of each at k + j * stride (the head's columns of a (rows, d) matrix).
+// key_mask (n_keys,) or NULL: 1 = visible. -> a (n_keys,) the weights, 0 at
+// hidden keys; ctx (d_k,) = sum_j a_j v_j. No visible key: a = 0, ctx = 0.
+static void attend_row(const float *q, const float *k, const float *v, int stride,
+                       int n_keys, int d_k, const unsigned char *key_mask, float *a,
+                       float *ctx) {
+    float scale = 1.0f / sqrtf((float)d_k), mx = -INFINITY;
+    for (int j = 0; j < n_keys; j++) {
+        a[j] = 0.0f;
+        if (key_mask && !key_mask[j]) continue;
+        const float *kj = k + (size_t)j * stride;
+        float s = 0.0f;
+        for (int c = 0; c < d_k; c++) s += q[c] * kj[c];
+        a[j] = s * scale;                       // the score q . k_j / sqrt(d_k)
+        if (a[j] > mx) mx = a[j];
+    }
+    float sum = 0.0f;
+    for (int j = 0; j < n_keys; j++) {
+        if (key_mask && !key_mask[j]) continue;
+        a[j] = expf(a[j] - mx);                 // softmax over the visible keys
+        sum += a[j];
+    }
+    for (int c = 0; c < d_k; c++) ctx[c] = 0.0f;
+    if (sum == 0.0f) return;
+    for (int j = 0; j < n_keys; j++) {
+        a[j] /= sum;
+        const float *vj = v + (size_t)j * stride;
+        for (int c = 0; c < d_k; c++) ctx[c] += a[j] * vj[c];
+    }
+}
+// end snippet
+
+// snippet: attend_row_backward
+// Gradients of attend_row, given its weights a and dctx (d_k,); accumulate
+// into dq (d_k,) and the rows of dk, dv (same stride as k, v).
+static void attend_row_backward(const float *q, const float *k, const float *v,
+                                int stride, int n_keys, int d_k, const float *a,
+                                const float *dctx, float *dq, float *dk, float *dv) {
+    float scale = 1.0f / sqrtf((float)d_k), dot_ad = 0.0f;
+    float da[n_keys];
+    for (int j = 0; j < n_keys; j++) {
+        const float *vj = v + (size_t)j * stride;
+        float *dvj = dv + (size_t)j * stride, s = 0.0f;
+        for (int c = 0; c < d_k; c++) {
+            s += dctx[c] * vj[c];               // Inverts: ctx = sum_j a_j v_j
+            dvj[c] += a[j] * dctx[c];
+        }
+        da[j] = s;
+        dot_ad += a[j] * s;
+    }
+    for (int j = 0; j < n_keys; j++) {
+        if (a[j] == 0.0f) continue;
+        // Inverts: a = softmax(s): ds_j = a_j (da_j - sum_i a_i da_i)
+        float ds = a[j] * (da[j] - dot_ad) * scale;
+        const float *kj = k + (size_t)j * stride;
+        float *dkj = dk + (size_t)j * stride;
+        for (int c = 0; c < d_k; c++) {       // Inverts: s_j = q . k_j * scale
+            dq[c] += ds * kj[c];
+            dkj[c] += ds * q[c];
+        }
+    }
+}
+// end snippet
+
+// The attention of a batch: queries (B tq, d), keys and values (B tk, d) ->
+// a (B, h, tq, tk), ctx (B tq, d). key_mask (B, tk) or NULL; causal: query i
+// sees keys j <= i.
+static void attend_batch(const att_cache_t *c, int b, int tq, int tk, int d, int h,
+                         const unsigned char *key_mask, int causal) {
+    int d_k = d / h;
+    for (int s = 0; s < b; s++)
+        for (int hh = 0; hh < h; hh++)
+            for (int i = 0; i < tq; i++) {
+                size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
+                size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
+                float *a = c->a + (((size_t)s * h + hh) * tq + i) * tk;
+                int n_keys = causal ? i + 1 : tk;
+                attend_row(c->q + qi, c->k + k0, c->v + k0, d, n_keys, d_k,
+                           key_mask ? key_mask + (size_t)s * tk : NULL, a, c->ctx + qi);
+                for (int j = n_keys; j < tk; j++) a[j] = 0.0f;
+            }
+}
+
+static void attend_batch_backward(const att_cache_t *c, int b, int tq, int tk, int d,
+                                  int h, int causal, const float *dctx, float *dq,
+                                  float *dk, float *dv) {
+    int d_k = d / h;
+    for (int s = 0; s < b; s++)
+        for (int hh = 0; hh < h; hh++)
+            for (int i = 0; i < tq; i++) {
+                size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
+                size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
+                const float *a = c->a + (((size_t)s * h + hh) * tq + i) * tk;
+                attend_row_backward(c->q + qi, c->k + k0, c->v + k0, d,
+                                    causal ? i + 1 : tk, d_k, a, dctx + qi, dq + qi,
+                                    dk + k0, dv + k0);
+            }
+}
+
+// ---------------------------------------------------------------------------
+// sub-layers of a batch of rows
+
+// out (rows, d) = x + ctx W_o + b_o: the attention's output added to its input.
+static void attn_out_residual(const mha_params_t *p, const float *x, const float *ctx,
+                              float *out, int rows) {
+    int d = p->d_model;
+    memcpy(out, x, (size_t)rows * d * sizeof *out);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < d; j++) out[(size_t)i * d + j] += p->b_o[j];
+    tmat_mul_acc(ctx, p->w_o, out, rows, d, d);
+}
+
+// q = xq W_q, k = xkv W_k, v = xkv W_v.
+static void project_qkv(const mha_params_t *p, const float *xq, int rq, const float *xkv,
+                        int rk, const att_cache_t *c) {
+    int d = p->d_model;
+    memset(c->q, 0, (size_t)rq * d * sizeof(float));
+    memset(c->k, 0, (size_t)rk * d * sizeof(float));
+    memset(c->v, 0, (size_t)rk * d * sizeof(float));
+    tmat_mul_acc(xq, p->w_q, c->q, rq, d, d);
+    tmat_mul_acc(xkv, p->w_k, c->k, rk, d, d);
+    tmat_mul_acc(xkv, p->w_v, c->v, rk, d, d);
+}
+
+// s (rows, d) = x + FFN(x), hid = ReLU(x W_1 + b_1).
+static void ffn_residual(const ffn_params_t *p, const float *x, float *hid, float *s,
+                         int rows) {
+    int d = p->d_model, f = p->d_ff;
+    tmat_set_rows(hid, p->b1, rows, f);
+    tmat_mul_acc(x, p->w1, hid, rows, d, f);
+    for (size_t i = 0; i < (size_t)rows * f; i++) hid[i] = hid[i] > 0.0f ? hid[i] : 0.0f;
+    memcpy(s, x, (size_t)rows * d * sizeof *s);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < d; j++) s[(size_t)i * d + j] += p->b2[j];
+    tmat_mul_acc(hid, p->w2, s, rows, f, d);
+}
+
+// ---------------------------------------------------------------------------
+// forward
+
+// x (B, n, d) = emb[ids] * sqrt(d) + PE, each sentence's positions from 0.
+static int embed(const float *table, const int *ids, const float *pe, float *x, int b,
+                 int n, int v, int d) {
+    for (int s = 0; s < b; s++)
+        if (embedding_pos_forward(table, ids + (size_t)s * n, pe, x + (size_t)s * n * d, n,
+                                  v, d))
+            return -1;
+    return 0;
+}
+
+static void encoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
+                            const unsigned char *mask) {
+    int d = c->d_model, rs = w->b * w->t;
+    const float *x = w->x_src;
+    for (int l = 0; l < c->n_enc; l++) {
+        const encoder_block_t *blk = &p->enc[l];
+        enc_cache_t *e = &w->enc[l];
+        project_qkv(&blk->attn, x, rs, x, rs, &e->att);
+        attend_batch(&e->att, w->b, w->t, w->t, d, c->n_heads, mask, 0);
+        attn_out_residual(&blk->attn, x, e->att.ctx, e->s1, rs);
+        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rs, d,
+                          LAYERNORM_EPS);
+        ffn_residual(&blk->ffn, e->h1, e->hid, e->s2, rs);
+        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->y, rs, d,
+                          LAYERNORM_EPS);
+        x = e->y;
+    }
+}
+
+static const float *enc_out(const tf_config_t *c, const tf_work_t *w) {
+    return w->enc[c->n_enc - 1].y;
+}
+
+static void decoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
+                            const unsigned char *mask) {
+    int d = c->d_model, rs = w->b * w->t, rt = w->b * w->u;
+    const float *x = w->x_tgt, *enc = enc_out(c, w);
+    for (int l = 0; l < c->n_dec; l++) {
+        const decoder_block_t *blk = &p->dec[l];
+        dec_cache_t *e = &w->dec[l];
+        project_qkv(&blk->self_attn, x, rt, x, rt, &e->self);
+        attend_batch(&e->self, w->b, w->u, w->u, d, c->n_heads, NULL, 1);
+        attn_out_residual(&blk->self_attn, x, e->self.ctx, e->s1, rt);
+        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rt, d,
+                          LAYERNORM_EPS);
+        project_qkv(&blk->cross_attn, e->h1, rt, enc, rs, &e->cross);
+        attend_batch(&e->cross, w->b, w->u, w->t, d, c->n_heads, mask, 0);
+        attn_out_residual(&blk->cross_attn, e->h1, e->cross.ctx, e->s2, rt);
+        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->h2, rt, d,
+                          LAYERNORM_EPS);
+        ffn_residual(&blk->ffn, e->h2, e->hid, e->s3, rt);
+        layernorm_forward(e->s3, blk->norm3.gamma, blk->norm3.beta, e->y, rt, d,
+                          LAYERNORM_EPS);
+        x = e->y;
+    }
+}
+
+double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t *bt,
+                  tf_work_t *w, int *count) {
+    *count = 0;
+    if (bt->b < 1 || bt->b > c->b_max || bt->t_len < 1 || bt->t_len > c->t_max ||
+        bt->u_len < 1 || bt->u_len > c->u_max)
+        return -1.0;
+    int d = c->d_model, v = c->v_tgt;
+    w->b = bt->b, w->t = bt->t_len, w->u = bt->u_len, w->src_mask = bt->src_mask;
+    if (embed(p->emb_src, bt->src, w->pe, w->x_src, w->b, w->t, c->v_src, d) ||
+        embed(p->emb_tgt, bt->tgt_in, w->pe, w->x_tgt, w->b, w->u, v, d))
+        return -1.0;
+    encoder_forward(p, c, w, bt->src_mask);
+    decoder_forward(p, c, w, bt->src_mask);
+    int rt = w->b * w->u;
+    tmat_set_rows(w->logits, p->b_out, rt, v);
+    tmat_mul_acc(w->dec[c->n_dec - 1].y, p->w_out, w->logits, rt, d, v);
+    return xent_forward(w->logits, bt->tgt_out, w->probs, rt, v, S2S_PAD, count);
+}
+
+// ---------------------------------------------------------------------------
+// backward
+
+// Inverts: out = x + ctx W_o + b_o, and the attention and projections before
+// it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
+// dxkv (rk, d) += (the key and value paths). dxq may equal dxkv
+// (self-attention). xq, xkv: the sub-layer's inputs.
+static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cache_t *c,
+                          const float *xq, int rq, const float *xkv, int rk, int b,
+                          int tq, int tk, int h, int causal, const float *dout,
+                          float *dxq, float *dxkv, tf_work_t *w) {
+    int d = p->d_model;
+    for (size_t i = 0; i < (size_t)rq * d; i++) dxq[i] += dout[i];   // the residual
+    tmat_sum_rows_acc(dout, g->b_o, rq, d);
+    tmat_at_mul_acc(c->ctx, dout, g->w_o, rq, d, d);
+    memset(w->dctx, 0, (size_t)rq * d * sizeof(float));
+    tmat_mul_bt_acc(dout, p->w_o, w->dctx, rq, d, d);
+    memset(w->dq, 0, (size_t)rq * d * sizeof(float));
+    memset(w->dk, 0, (size_t)rk * d * sizeof(float));
+    memset(w->dv, 0, (size_t)rk * d * sizeof(float));
+    attend_batch_backward(c, b, tq, tk, d, h, causal, w->dctx, w->dq, w->dk, w->dv);
+    tmat_at_mul_acc(xq, w->dq, g->w_q, rq, d, d);         // Inverts: q = xq W_q
+    tmat_at_mul_acc(xkv, w->dk, g->w_k, rk, d, d);        // Inverts: k = xkv W_k
+    tmat_at_mul_acc(xkv, w->dv, g->w_v, rk, d, d);        // Inverts: v = xkv W_v
+    tmat_mul_bt_acc(w->dq, p->w_q, dxq, rq, d, d);
+    tmat_mul_bt_acc(w->dk, p->w_k, dxkv, rk, d, d);
+    tmat_mul_bt_acc(w->dv, p->w_v, dxkv, rk, d, d);
+}
+
+// Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
+static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g, const float *x,
+                              const float *hid, const float *ds, float *dx, int rows,
+                              tf_work_t *w) {
+    int d = p->d_model, f = p->d_ff;
+    for (size_t i = 0; i < (size_t)rows * d; i++) dx[i] += ds[i];    // the residual
+    tmat_sum_rows_acc(ds, g->b2, rows, d);
+    tmat_at_mul_acc(hid, ds, g->w2, rows, f, d);
+    memset(w->dhid, 0, (size_t)rows * f * sizeof(float));
+    tmat_mul_bt_acc(ds, p->w2, w->dhid, rows, f, d);
+    for (size_t i = 0; i < (size_t)rows * f; i++)
+        if (hid[i] <= 0.0f) w->dhid[i] = 0.0f;                      // Inverts: ReLU
+    tmat_sum_rows_acc(w->dhid, g->b1, rows, f);
+    tmat_at_mul_acc(x, w->dhid, g->w1, rows, d, f);
+    tmat_mul_bt_acc(w->dhid, p->w1, dx, rows, d, f);
+}
+
+// Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
+static int ln_backward(const layernorm_params_t *ln, layernorm_params_t *g, const float *s,
+                       const float *dy, float *ds, int rows) {
+    memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
+    return layernorm_backward(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
+                              LAYERNORM_EPS);
+}
+
+int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
+                const s2s_batch_t *bt, tf_work_t *w, float scale) {
+    int d = c->d_model, v = c->v_tgt, h = c->n_heads;
+    int rs = w->b * w->t, rt = w->b * w->u, bad = 0;
+    // the output layer: logits = y W_out + b_out
+    memset(w->dlogits, 0, (size_t)rt * v * sizeof(float));
+    xent_backward(w->probs, bt->tgt_out, w->dlogits, rt, v, S2S_PAD, scale);
+    const float *y_last = w->dec[c->n_dec - 1].y;
+    tmat_sum_rows_acc(w->dlogits, g->b_out, rt, v);
+    tmat_at_mul_acc(y_last, w->dlogits, g->w_out, rt, d, v);
+    memset(w->dy, 0, (size_t)rt * d * sizeof(float));
+    tmat_mul_bt_acc(w->dlogits, p->w_out, w->dy, rt, d, v);
+    // the decoder, last block first; dy holds dLoss/d(block output)
+    memset(w->denc, 0, (size_t)rs * d * sizeof(float));
+    const float *enc = enc_out(c, w);
+    for (int l = c->n_dec - 1; l >= 0; l--) {
+        const decoder_block_t *blk = &p->dec[l];
+        decoder_block_t *gb = (decoder_block_t *)&g->dec[l];
+        const dec_cache_t *e = &w->dec[l];
+        const float *x = l ? w->dec[l - 1].y : w->x_tgt;
+        bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt);
+        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
+        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h2, e->hid, w->ds, w->dh, rt, w);
+        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt);
+        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
+        attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, e->h1, rt, enc, rs,
+                      w->b, w->u, w->t, h, 0, w->ds, w->dh, w->denc, w);
+        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt);
+        memset(w->dy, 0, (size_t)rt * d * sizeof(float));
+        attn_backward(&blk->self_attn, &gb->self_attn, &e->self, x, rt, x, rt, w->b,
+                      w->u, w->u, h, 1, w->ds, w->dy, w->dy, w);
+    }
+    embedding_pos_backward(bt->tgt_in, w->dy, g->emb_tgt, rt, v, d);
+    // the encoder, with dLoss/d(encoder output) summed over the decoder blocks
+    memcpy(w->dy, w->denc, (size_t)rs * d * sizeof(float));
+    for (int l = c->n_enc - 1; l >= 0; l--) {
+        const encoder_block_t *blk = &p->enc[l];
+        encoder_block_t *gb = (encoder_block_t *)&g->enc[l];
+        const enc_cache_t *e = &w->enc[l];
+        const float *x = l ? w->enc[l - 1].y : w->x_src;
+        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs);
+        memset(w->dh, 0, (size_t)rs * d * sizeof(float));
+        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h1, e->hid, w->ds, w->dh, rs, w);
+        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs);
+        memset(w->dy, 0, (size_t)rs * d * sizeof(float));
+        attn_backward(&blk->attn, &gb->attn, &e->att, x, rs, x, rs, w->b, w->t, w->t, h,
+                      0, w->ds, w->dy, w->dy, w);
+    }
+    embedding_pos_backward(bt->src, w->dy, g->emb_src, rs, c->v_src, d);
+    return bad ? -1 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// greedy decoding with a key/value cache
+
+int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
+              const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
+              float *cross, tf_work_t *w) {
+    if (b < 1 || b > c->b_max || t_len < 1 || t_len > c->t_max) return -1;
+    int d = c->d_model, h = c->n_heads, d_k = d / h, v = c->v_tgt, um = c->u_max;
+    int rs = b * t_len;
+    w->b = b, w->t = t_len, w->u = 1;
+    if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
+    encoder_forward(p, c, w, src_mask);
+    const float *enc = enc_out(c, w);
+    for (int l = 0; l < c->n_dec; l++) {   // the cross-attention's keys and values, once
+        const mha_params_t *ca = &p->dec[l].cross_attn;
+        memset(w->kc[l], 0, (size_t)rs * d * sizeof(float));
+        memset(w->vc[l], 0, (size_t)rs * d * sizeof(float));
+        tmat_mul_acc(enc, ca->w_k, w->kc[l], rs, d, d);
+        tmat_mul_acc(enc, ca->w_v, w->vc[l], rs, d, d);
+    }
+    float *x = w->step_x, *q = x + b * d, *ctx = q + b * d, *s = ctx + b * d;
+    float *hh = s + b * d, *kk = hh + b * d, *vv = kk + b * d, *lg = vv + b * d;
+    float *hid = lg + (size_t)b * v;
+    int prev[b], done[b], n_done = 0;
+    for (int r = 0; r < b; r++) prev[r] = S2S_BOS, done[r] = 0;
+    for (size_t i = 0; i < (size_t)b * um; i++) out[i] = S2S_PAD;
+    if (logits) memset(logits, 0, (size_t)b * um * v * sizeof(float));
+    if (cross) memset(cross, 0, (size_t)b * c->n_dec * h * um * t_len * sizeof(float));
+    for (int t = 0; t < um && n_done < b; t++) {
+        for (int r = 0; r < b; r++)   // the newest token, embedded at position t
+            embedding_pos_forward(p->emb_tgt, &prev[r], w->pe + (size_t)t * d,
+                                  x + (size_t)r * d, 1, v, d);
+        for (int l = 0; l < c->n_dec; l++) {
+            const decoder_block_t *blk = &p->dec[l];
+            // causal self-attention: append this token's key and value, attend
+            // over the t + 1 cached ones
+            memset(q, 0, (size_t)3 * b * d * sizeof(float));   // q, ctx, s: zeroed
+            memset(kk, 0, (size_t)2 * b * d * sizeof(float));
+            tmat_mul_acc(x, blk->self_attn.w_q, q, b, d, d);
+            tmat_mul_acc(x, blk->self_attn.w_k, kk, b, d, d);
+            tmat_mul_acc(x, blk->self_attn.w_v, vv, b, d, d);
+            for (int r = 0; r < b; r++) {
+                memcpy(w->ks[l] + ((size_t)r * um + t) * d, kk + (size_t)r * d,
+                       (size_t)d * sizeof(float));
+                memcpy(w->vs[l] + ((size_t)r * um + t) * d, vv + (size_t)r * d,
+                       (size_t)d * sizeof(float));
+                for (int j = 0; j < h; j++)
+                    attend_row(q + (size_t)r * d + j * d_k,
+                               w->ks[l] + (size_t)r * um * d + j * d_k,
+                               w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k, NULL,
+                               w->step_a, ctx + (size_t)r * d + j * d_k);
+            }
+            attn_out_residual(&blk->self_attn, x, ctx, s, b);
+            layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d,
+                              LAYERNORM_EPS);
+            // cross-attention over the cached encoder keys and values
+            memset(q, 0, (size_t)2 * b * d * sizeof(float));
+            tmat_mul_acc(hh, blk->cross_attn.w_q, q, b, d, d);
+            for (int r = 0; r < b; r++)
+                for (int j = 0; j < h; j++) {
+                    attend_row(q + (size_t)r * d + j * d_k,
+                               w->kc[l] + (size_t)r * t_len * d + j * d_k,
+                               w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len, d_k,
+                               src_mask + (size_t)r * t_len, w->step_a,
+                               ctx + (size_t)r * d + j * d_k);
+                    if (cross && !done[r])
+                        memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) *
+                                           t_len,
+                               w->step_a, (size_t)t_len * sizeof(float));
+                }
+            attn_out_residual(&blk->cross_attn, hh, ctx, s, b);
+            layernorm_forward(s, blk->norm2.gamma, blk->norm2.beta, hh, b, d,
+                              LAYERNORM_EPS);
+            ffn_residual(&blk->ffn, hh, hid, s, b);
+            layernorm_forward(s, blk->norm3.gamma, blk->norm3.beta, x, b, d,
+                              LAYERNORM_EPS);
+        }
+        tmat_set_rows(lg, p->b_out, b, v);
+        tmat_mul_acc(x, p->w_out, lg, b, d, v);
+        for (int r = 0; r < b; r++) {
+            if (done[r]) continue;
+            const float *z = lg + (size_t)r * v;
+            int best = 0;
+            for (int j = 1; j < v; j++)
+                if (z[j] > z[best]) best = j;
+            out[(size_t)r * um + t] = best;
+            if (logits) memcpy(logits + ((size_t)r * um + t) * v, z, (size_t)v * sizeof *z);
+            prev[r] = best;
+            if (best == S2S_EOS) done[r] = 1, n_done++;
+        }
+    }
+    return 0;
+}
