@@ -32,61 +32,18 @@
 #include "program/report.h"
 #include "program/xalloc.h"
 #include "train/optim.h"
+#include "train/mirror.h"
 #include "train/seq2seq.h"
 
 static const char *PROG = "ch08_seq2seq";
 
 // The task: sentences of MIN_LEN..MAX_LEN distinct words out of N_WORDS.
-enum { N_WORDS = 60, MIN_LEN = 4, MAX_LEN = 30 };
-enum { V_SRC = N_WORDS + 1, V_TGT = N_WORDS + 3, U_MAX = MAX_LEN + 1 };
-enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = 100, BATCH = 16 };
+enum { N_WORDS = MIRROR_WORDS, MIN_LEN = MIRROR_MIN_LEN, MAX_LEN = MIRROR_MAX_LEN };
+enum { V_SRC = MIRROR_V_SRC, V_TGT = MIRROR_V_TGT, U_MAX = MAX_LEN + 1 };
+enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX, BATCH = 16 };
 #define LR 0.008f
 enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
 #define CLIP_NORM 5.0
-
-// snippet: task
-// Source word k is id k + 1; its translation, target word k, is id k + 3
-// (target ids 1 and 2 are BOS and EOS).
-static int tgt_of_src(int id) { return id + 2; }
-
-// The translation of src (len letters): the same letters, reversed.
-static void translate(const int *src, int len, int *tgt) {
-    for (int i = 0; i < len; i++) tgt[i] = tgt_of_src(src[len - 1 - i]);
-}
-// end snippet
-
-// Word k of the vocabulary (0..N_WORDS-1) is a syllable: consonant k / 5,
-// vowel k % 5 ("ba", "be", ..., "ti"); its translation is in capitals.
-static void word_text(int k, int capital, char out[3]) {
-    static const char cons[] = "bdfgklmnprst", vow[] = "aeiou";
-    out[0] = cons[(k / 5) % 12];
-    out[1] = vow[k % 5];
-    out[2] = '\0';
-    if (capital) {
-        out[0] = (char)(out[0] - 'a' + 'A');
-        out[1] = (char)(out[1] - 'a' + 'A');
-    }
-}
-
-// The text of a source id (1..N_WORDS) or a target id (3..N_WORDS+2, EOS).
-static const char *src_text(int id, char buf[3]) {
-    if (id < 1 || id > N_WORDS) return "?";
-    word_text(id - 1, 0, buf);
-    return buf;
-}
-static const char *tgt_text(int id, char buf[3]) {
-    if (id == S2S_EOS) return "</s>";
-    if (id < 3 || id >= 3 + N_WORDS) return "?";
-    word_text(id - 3, 1, buf);
-    return buf;
-}
-
-typedef struct {
-    int n;
-    int *len;   // (n,)
-    int *tok;   // (n, MAX_LEN) source ids, 0 after len
-    int *order; // (n,) indices sorted by length (for batches with little padding)
-} split_t;
 
 typedef struct {
     const char *name;      // "attention" / "baseline"
@@ -109,85 +66,12 @@ typedef struct {
     int epochs, hidden, emb, attn, n_train;
     int small;             // --small: a tiny run whose accuracy claims are not checked
     int n_models;          // 2: attention and baseline; 1: --no-attention
-    split_t train, val, test;
+    mirror_split_t train, val, test;
     model_t models[2];
 } run_t;
 
 // ---------------------------------------------------------------------------
 // the data
-
-static void split_make(split_t *s, int n, int log_uniform, rng_t *rng) {
-    s->n = n;
-    s->len = xmalloc(PROG, (size_t)n * sizeof(int));
-    s->tok = xmalloc(PROG, (size_t)n * MAX_LEN * sizeof(int));
-    s->order = xmalloc(PROG, (size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        int len = MIN_LEN + (int)(rng_next(rng) % (MAX_LEN - MIN_LEN + 1));
-        double u = rng_uniform(rng);
-        if (log_uniform && i % 2)   // half the training sentences short-biased:
-            len = (int)floor(MIN_LEN * pow((MAX_LEN + 1.0) / MIN_LEN, u));  // cheaper
-        s->len[i] = len;
-        int pool[N_WORDS];              // len distinct words: a partial shuffle
-        for (int k = 0; k < N_WORDS; k++) pool[k] = 1 + k;
-        for (int t = 0; t < MAX_LEN; t++) {
-            if (t >= len) {
-                s->tok[i * MAX_LEN + t] = S2S_PAD;
-                continue;
-            }
-            int j = t + (int)(rng_next(rng) % (uint64_t)(N_WORDS - t));
-            int tmp = pool[t];
-            pool[t] = pool[j];
-            pool[j] = tmp;
-            s->tok[i * MAX_LEN + t] = pool[t];
-        }
-    }
-    // Counting sort by length: stable, so the order is fixed by the seed.
-    int k = 0;
-    for (int len = MIN_LEN; len <= MAX_LEN; len++)
-        for (int i = 0; i < n; i++)
-            if (s->len[i] == len) s->order[k++] = i;
-}
-
-static void split_free(split_t *s) {
-    free(s->len);
-    free(s->tok);
-    free(s->order);
-}
-
-// Buffers for one batch of at most EVAL_BATCH sentences.
-typedef struct {
-    int src[EVAL_BATCH * MAX_LEN], tin[EVAL_BATCH * U_MAX], tout[EVAL_BATCH * U_MAX];
-    unsigned char mask[EVAL_BATCH * MAX_LEN];
-    s2s_batch_t bt;
-} batch_buf_t;
-
-// The sentences idx[0..b-1] of s as a padded batch.
-static void batch_fill(batch_buf_t *bb, const split_t *s, const int *idx, int b) {
-    int t_len = 0;
-    for (int r = 0; r < b; r++)
-        if (s->len[idx[r]] > t_len) t_len = s->len[idx[r]];
-    int u_len = t_len + 1, tgt[MAX_LEN];
-    for (int r = 0; r < b; r++) {
-        int len = s->len[idx[r]];
-        const int *src = s->tok + idx[r] * MAX_LEN;
-        translate(src, len, tgt);
-        for (int t = 0; t < t_len; t++) {
-            bb->src[r * t_len + t] = t < len ? src[t] : S2S_PAD;
-            bb->mask[r * t_len + t] = t < len;
-        }
-        for (int i = 0; i < u_len; i++) {
-            bb->tin[r * u_len + i] = i == 0 ? S2S_BOS : i <= len ? tgt[i - 1] : S2S_PAD;
-            bb->tout[r * u_len + i] = i < len ? tgt[i] : i == len ? S2S_EOS : S2S_PAD;
-        }
-    }
-    bb->bt = (s2s_batch_t){.b = b,
-                           .t_len = t_len,
-                           .u_len = u_len,
-                           .src = bb->src,
-                           .src_mask = bb->mask,
-                           .tgt_in = bb->tin,
-                           .tgt_out = bb->tout};
-}
 
 // ---------------------------------------------------------------------------
 // the models
@@ -229,12 +113,12 @@ static void model_free(model_t *md) {
 }
 
 // Mean teacher-forced loss per target token over a split.
-static double split_loss(model_t *md, const split_t *s, batch_buf_t *bb) {
+static double split_loss(model_t *md, const mirror_split_t *s, mirror_batch_t *bb) {
     double sum = 0.0;
     long count = 0;
     for (int i = 0; i < s->n; i += EVAL_BATCH) {
         int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH, c;
-        batch_fill(bb, s, s->order + i, b);
+        mirror_batch_fill(bb, s, s->order + i, b, 0);
         sum += s2s_forward(&md->p, &md->cfg, &bb->bt, md->work, &c);
         count += c;
     }
@@ -244,7 +128,7 @@ static double split_loss(model_t *md, const split_t *s, batch_buf_t *bb) {
 // Greedy-decode a split; out (n, U_MAX), alpha (n, U_MAX, MAX_LEN) or NULL, in
 // the split's own order. Returns the exact-match rate; *tok_acc gets the
 // per-token accuracy (target positions, EOS included, predicted right).
-static double split_decode(model_t *md, const split_t *s, batch_buf_t *bb, int *out,
+static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t *bb, int *out,
                            float *alpha, double *tok_acc) {
     static int o[EVAL_BATCH * U_MAX];
     static float al[EVAL_BATCH * U_MAX * MAX_LEN];
@@ -252,7 +136,7 @@ static double split_decode(model_t *md, const split_t *s, batch_buf_t *bb, int *
     for (int i = 0; i < s->n; i += EVAL_BATCH) {
         int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH;
         const int *idx = s->order + i;
-        batch_fill(bb, s, idx, b);
+        mirror_batch_fill(bb, s, idx, b, 0);
         s2s_greedy(&md->p, &md->cfg, bb->src, bb->mask, b, bb->bt.t_len, o,
                    alpha ? al : NULL, md->work);
         for (int r = 0; r < b; r++) {
@@ -295,8 +179,8 @@ static double train_step(model_t *md, const s2s_batch_t *bt, optim_adam_t *opt,
 }
 // end snippet
 
-static void train(model_t *md, run_t *run, rng_t *rng, batch_buf_t *bb) {
-    const split_t *tr = &run->train;
+static void train(model_t *md, run_t *run, rng_t *rng, mirror_batch_t *bb) {
+    const mirror_split_t *tr = &run->train;
     int n_batches = (tr->n + BATCH - 1) / BATCH;
     int *perm = xmalloc(PROG, (size_t)n_batches * sizeof(int));
     optim_adam_t opt = {.lr = LR,
@@ -320,7 +204,7 @@ static void train(model_t *md, run_t *run, rng_t *rng, batch_buf_t *bb) {
         for (int k = 0; k < n_batches; k++) {
             int first = perm[k] * BATCH, c;
             int b = tr->n - first < BATCH ? tr->n - first : BATCH;
-            batch_fill(bb, tr, tr->order + first, b);
+            mirror_batch_fill(bb, tr, tr->order + first, b, 0);
             // the learning rate falls linearly to zero over the run
             opt.lr = LR * (1.0f - (float)(ep * n_batches + k) /
                                       (float)(run->epochs * n_batches));
@@ -353,7 +237,7 @@ static void print_words(const char *label, const int *ids, int n, int target) {
     int col = printf("%-10s", label);
     for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
         char buf[3];
-        const char *w = target ? tgt_text(ids[i], buf) : src_text(ids[i], buf);
+        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
         if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-10s", "");
         col += printf(" %s", w);
         if (ids[i] == S2S_EOS) break;
@@ -368,11 +252,11 @@ static void section_task(report_t *r, const run_t *run) {
     report_section(r, "the task");
     char a[3], b[3], c[3];
     printf("vocabulary: %d source words %s %s ... %s, translated word for word\n",
-           N_WORDS, src_text(1, a), src_text(2, b), src_text(N_WORDS, c));
+           N_WORDS, mirror_src_text(1, a), mirror_src_text(2, b), mirror_src_text(N_WORDS, c));
     printf("into %s %s ... %s; a sentence uses each word at most once.\n",
-           tgt_text(3, a), tgt_text(4, b), tgt_text(N_WORDS + 2, c));
+           mirror_tgt_text(3, a), mirror_tgt_text(4, b), mirror_tgt_text(N_WORDS + 2, c));
     printf("rule: translate every word and reverse the order.\n\n");
-    const split_t *sp[3] = {&run->train, &run->val, &run->test};
+    const mirror_split_t *sp[3] = {&run->train, &run->val, &run->test};
     const char *names[3] = {"train", "validation", "test"};
     printf("%-11s %9s %8s %8s %10s\n", "split", "sentences", "min len", "max len",
            "mean len");
@@ -392,7 +276,7 @@ static void section_task(report_t *r, const run_t *run) {
     printf("\n");
     for (int i = 0; i < 2; i++) {
         int tgt[MAX_LEN + 1], len = run->test.len[i];
-        translate(run->test.tok + i * MAX_LEN, len, tgt);
+        mirror_translate(run->test.tok + i * MAX_LEN, len, tgt);
         tgt[len] = S2S_EOS;
         print_words("source", run->test.tok + i * MAX_LEN, len, 0);
         print_words("target", tgt, len + 1, 1);
@@ -519,12 +403,12 @@ static void section_test(report_t *r, const run_t *run) {
 // accuracy against length
 
 // Exact-match rate of md on the test sentences whose length is in [lo, hi].
-static double exact_in(const model_t *md, const split_t *s, int lo, int hi, int *n) {
+static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi, int *n) {
     int right = 0, total = 0, tgt[MAX_LEN];
     for (int i = 0; i < s->n; i++) {
         int len = s->len[i], ok = 1;
         if (len < lo || len > hi) continue;
-        translate(s->tok + i * MAX_LEN, len, tgt);
+        mirror_translate(s->tok + i * MAX_LEN, len, tgt);
         const int *o = md->test_out + (size_t)i * U_MAX;
         for (int j = 0; j < len; j++) ok &= o[j] == tgt[j];
         ok &= o[len] == S2S_EOS;
@@ -583,13 +467,13 @@ static void section_length(report_t *r, const run_t *run) {
 // what the attention model looks at
 
 // The test sentence shown in the heatmap: the first of length want.
-static int first_of_len(const split_t *s, int want) {
+static int first_of_len(const mirror_split_t *s, int want) {
     for (int i = 0; i < s->n; i++)
         if (s->len[i] == want) return i;
     return 0;
 }
 
-static void write_heatmap(report_t *r, const model_t *md, const split_t *s, int i,
+static void write_heatmap(report_t *r, const model_t *md, const mirror_split_t *s, int i,
                           const char *name) {
     FILE *f = report_data(r, name);
     if (!f) return;
@@ -598,10 +482,10 @@ static void write_heatmap(report_t *r, const model_t *md, const split_t *s, int 
     char buf[3];
     fprintf(f, "x");                              // gnuplot's matrix header row
     for (int t = 0; t < len; t++)
-        fprintf(f, " \"%s\"", src_text(s->tok[i * MAX_LEN + t], buf));
+        fprintf(f, " \"%s\"", mirror_src_text(s->tok[i * MAX_LEN + t], buf));
     fprintf(f, "\n");
     for (int j = 0; j < n_out; j++) {
-        fprintf(f, "\"%s\"", o[j] == S2S_EOS ? "EOS" : tgt_text(o[j], buf));
+        fprintf(f, "\"%s\"", o[j] == S2S_EOS ? "EOS" : mirror_tgt_text(o[j], buf));
         for (int t = 0; t < len; t++)
             fprintf(f, " %.4f", md->test_alpha[((size_t)i * U_MAX + j) * MAX_LEN + t]);
         fprintf(f, "\n");
@@ -611,7 +495,7 @@ static void write_heatmap(report_t *r, const model_t *md, const split_t *s, int 
 
 static void section_alignment(report_t *r, const run_t *run) {
     const model_t *md = &run->models[0];
-    const split_t *s = &run->test;
+    const mirror_split_t *s = &run->test;
     report_section(r, "what attention looks at");
     // Over all test outputs: weight on the mirrored source word, len - 1 - j.
     double on_mirror = 0, argmax_hits = 0, near_hits = 0;
@@ -650,11 +534,11 @@ static void section_alignment(report_t *r, const run_t *run) {
     printf("%-5s", "");
     char buf[3];
     for (int t = 0; t < len; t++)
-        printf(" %5s", src_text(s->tok[i * MAX_LEN + t], buf));
+        printf(" %5s", mirror_src_text(s->tok[i * MAX_LEN + t], buf));
     printf("\n");
     const int *o = md->test_out + (size_t)i * U_MAX;
     for (int j = 0; j <= len; j++) {
-        printf("%-5s", o[j] == S2S_EOS ? "</s>" : tgt_text(o[j], buf));
+        printf("%-5s", o[j] == S2S_EOS ? "</s>" : mirror_tgt_text(o[j], buf));
         for (int t = 0; t < len; t++)
             printf(" %5.2f", md->test_alpha[((size_t)i * U_MAX + j) * MAX_LEN + t]);
         printf("\n");
@@ -667,18 +551,18 @@ static void section_alignment(report_t *r, const run_t *run) {
 // example translations
 
 // Word errors of md's output for test sentence i (EOS position included).
-static int word_errors(const model_t *md, const split_t *s, int i) {
+static int word_errors(const model_t *md, const mirror_split_t *s, int i) {
     int len = s->len[i], tgt[MAX_LEN], bad = 0;
-    translate(s->tok + i * MAX_LEN, len, tgt);
+    mirror_translate(s->tok + i * MAX_LEN, len, tgt);
     const int *o = md->test_out + (size_t)i * U_MAX;
     for (int j = 0; j < len; j++) bad += o[j] != tgt[j];
     return bad + (o[len] != S2S_EOS);
 }
 
 static void show_example(const run_t *run, int i) {
-    const split_t *s = &run->test;
+    const mirror_split_t *s = &run->test;
     int len = s->len[i], tgt[MAX_LEN + 1];
-    translate(s->tok + i * MAX_LEN, len, tgt);
+    mirror_translate(s->tok + i * MAX_LEN, len, tgt);
     tgt[len] = S2S_EOS;
     printf("length %d\n", len);
     print_words("source", s->tok + i * MAX_LEN, len, 0);
@@ -693,7 +577,7 @@ static void show_example(const run_t *run, int i) {
 }
 
 static void section_examples(report_t *r, const run_t *run) {
-    const split_t *s = &run->test;
+    const mirror_split_t *s = &run->test;
     report_section(r, "example translations");
     // one short, one middle, one long sentence: the first test sentence of each
     int shown[3] = {first_of_len(s, 6), first_of_len(s, 14), first_of_len(s, MAX_LEN)};
@@ -707,7 +591,7 @@ static void section_examples(report_t *r, const run_t *run) {
     for (int i = 0; i < s->n; i++) {
         if (s->len[i] < MAX_LEN - LEN_BIN + 1) continue;
         int len = s->len[i], tgt[MAX_LEN], j = 0;
-        translate(s->tok + i * MAX_LEN, len, tgt);
+        mirror_translate(s->tok + i * MAX_LEN, len, tgt);
         const int *o = run->models[1].test_out + (size_t)i * U_MAX;
         while (j < len && o[j] == tgt[j]) j++;
         n_long++;
@@ -823,7 +707,7 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
         n = len + 1;
     int src[MAX_LEN], tin[U_MAX], tgt[MAX_LEN];
     unsigned char mask[MAX_LEN];
-    translate(run->test.tok + i * MAX_LEN, len, tgt);
+    mirror_translate(run->test.tok + i * MAX_LEN, len, tgt);
     for (int t = 0; t < m; t++) {
         src[t] = t < len ? run->test.tok[i * MAX_LEN + t] : S2S_PAD;
         mask[t] = t < len;
@@ -921,10 +805,10 @@ int main(int argc, char **argv) {
                  .emb = 16, .n_train = small ? 300 : N_TRAIN, .small = (int)small,
                  .n_models = no_attention ? 1 : 2};
     run.attn = run.hidden;
-    split_make(&run.train, run.n_train, 1, &rng);
-    split_make(&run.val, small ? 100 : N_VAL, 0, &rng);
-    split_make(&run.test, small ? 200 : N_TEST, 0, &rng);
-    static batch_buf_t bb;
+    xok(PROG, mirror_split_make(&run.train, run.n_train, 1, &rng), "mirror_split_make");
+    xok(PROG, mirror_split_make(&run.val, small ? 100 : N_VAL, 0, &rng), "mirror_split_make");
+    xok(PROG, mirror_split_make(&run.test, small ? 200 : N_TEST, 0, &rng), "mirror_split_make");
+    static mirror_batch_t bb;
     if (no_attention) {
         model_new(&run.models[0], "baseline", 0, &run, &rng);
     } else {
@@ -951,8 +835,8 @@ int main(int argc, char **argv) {
     section_transformer(&r, &run, &rng);
     section_measured(&r, &run);
     for (int k = 0; k < run.n_models; k++) model_free(&run.models[k]);
-    split_free(&run.train);
-    split_free(&run.val);
-    split_free(&run.test);
+    mirror_split_free(&run.train);
+    mirror_split_free(&run.val);
+    mirror_split_free(&run.test);
     return report_close(&r) == 0 ? 0 : 1;
 }
