@@ -1,0 +1,699 @@
+// ch09_transformer.c -- chapter 9: the Transformer, trained in C on chapter
+// 8's task.
+//
+// Builds the same sentences as chapter 8 (same seed, same splits), checks the
+// Transformer's backward pass against finite differences, trains a small
+// encoder-decoder Transformer (chapter 4's blocks, chapter 6's masks, chapter
+// 7's sinusoidal positions) with Adam and a warm-up, then decodes the test
+// sentences greedily with a key/value cache and reports what chapter 8
+// reported for the GRU models: exact match, accuracy against length, where the
+// cross-attention looks, examples, and time.
+//
+// Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
+// terminal. The trained weights go to DIR/weights.bin with --data DIR.
+//
+// Test args: --small
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/rng.h"
+#include "program/cli.h"
+#include "program/program.h"
+#include "program/report.h"
+#include "program/xalloc.h"
+#include "train/mirror.h"
+#include "train/optim.h"
+#include "train/transformer.h"
+
+static const char *PROG = "ch09_transformer";
+
+enum { MAX_LEN = MIRROR_MAX_LEN, MIN_LEN = MIRROR_MIN_LEN, U_MAX = MAX_LEN + 1,
+       T_MAX = MAX_LEN + 1 };   // + the source's end marker
+enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX };
+enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1, MAX_EPOCHS = 64 };
+#define CLIP_NORM 5.0
+
+typedef struct {
+    tf_config_t cfg;
+    int epochs, batch, warmup, small;
+    float lr;
+    mirror_split_t train, val, test;
+    long n_params;
+    float *w, *g, *m, *v;        // parameters, gradients, Adam moments
+    tf_params_t p, gv;
+    tf_work_t *work;
+    mirror_batch_t bb;
+    // results
+    double train_loss[MAX_EPOCHS], val_loss[MAX_EPOCHS], val_exact[MAX_EPOCHS];
+    double seconds, decode_seconds;
+    long decode_tokens;
+    double exact, token_acc;
+    int *test_out;               // (N_TEST, U_MAX) greedy outputs
+    float *test_cross;           // (N_TEST, n_dec, h, U_MAX, T_MAX) cross-attention
+} run_t;
+
+// Processor time of this process: what one core spent, whatever else runs.
+static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+// ---------------------------------------------------------------------------
+// the model
+
+static void model_new(run_t *run, rng_t *rng) {
+    run->n_params = tf_param_count(&run->cfg);
+    xok(PROG, run->n_params > 0 ? 0 : -1, "tf_param_count");
+    size_t n = (size_t)run->n_params;
+    run->w = xfloats(PROG, n);
+    run->g = xfloats(PROG, n);
+    run->m = xfloats(PROG, n);
+    run->v = xfloats(PROG, n);
+    memset(run->m, 0, n * sizeof(float));
+    memset(run->v, 0, n * sizeof(float));
+    tf_init(run->w, &run->cfg, rng);
+    tf_bind(&run->p, run->w, &run->cfg);
+    tf_bind(&run->gv, run->g, &run->cfg);
+    run->work = tf_work_new(&run->cfg);
+    if (!run->work) {
+        fprintf(stderr, "%s: out of memory\n", PROG);
+        exit(1);
+    }
+    run->test_out = xmalloc(PROG, (size_t)run->test.n * U_MAX * sizeof(int));
+    run->test_cross = xfloats(PROG, (size_t)run->test.n * run->cfg.n_dec *
+                                        run->cfg.n_heads * U_MAX * T_MAX);
+}
+
+static void model_free(run_t *run) {
+    free(run->w);
+    free(run->g);
+    free(run->m);
+    free(run->v);
+    tf_work_free(run->work);
+    free(run->test_out);
+    free(run->test_cross);
+}
+
+// Mean teacher-forced loss per target token over a split.
+static double split_loss(run_t *run, const mirror_split_t *s) {
+    double sum = 0.0;
+    long count = 0;
+    for (int i = 0; i < s->n; i += EVAL_BATCH) {
+        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH, c;
+        mirror_batch_fill(&run->bb, s, s->order + i, b, 1);
+        sum += tf_forward(&run->p, &run->cfg, &run->bb.bt, run->work, &c);
+        count += c;
+    }
+    return sum / (double)count;
+}
+
+// Greedy-decode a split; out (n, U_MAX) and cross or NULL, in the split's own
+// order. Returns the exact-match rate; *tok_acc (or NULL) gets the per-token
+// accuracy (target positions, EOS included); *tokens (or NULL) the number of
+// tokens generated.
+static double split_decode(run_t *run, const mirror_split_t *s, int *out, float *cross,
+                           double *tok_acc, long *tokens) {
+    static int o[EVAL_BATCH * U_MAX];
+    const tf_config_t *c = &run->cfg;
+    size_t per = (size_t)c->n_dec * c->n_heads * U_MAX;   // cross rows per sentence
+    float *cr = cross ? xfloats(PROG, EVAL_BATCH * per * T_MAX) : NULL;
+    long exact = 0, right = 0, total = 0, made = 0;
+    for (int i = 0; i < s->n; i += EVAL_BATCH) {
+        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH;
+        const int *idx = s->order + i;
+        mirror_batch_fill(&run->bb, s, idx, b, 1);
+        int t_len = run->bb.bt.t_len;
+        xok(PROG, tf_greedy(&run->p, c, run->bb.src, run->bb.mask, b, t_len, o, NULL, cr,
+                            run->work), "tf_greedy");
+        for (int r = 0; r < b; r++) {
+            int len = s->len[idx[r]], ok = 1;
+            for (int j = 0; j <= len; j++) {
+                int got = o[r * U_MAX + j];
+                ok &= got == run->bb.tout[r * run->bb.bt.u_len + j];
+                right += got == run->bb.tout[r * run->bb.bt.u_len + j];
+            }
+            for (int j = 0; j < U_MAX && o[r * U_MAX + j] != S2S_PAD; j++) made++;
+            total += len + 1;
+            exact += ok;
+            if (out)
+                memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX, U_MAX * sizeof(int));
+            if (cross)
+                for (size_t q = 0; q < per; q++)
+                    for (int t = 0; t < T_MAX; t++)
+                        cross[((size_t)idx[r] * per + q) * T_MAX + t] =
+                            t < t_len ? cr[((size_t)r * per + q) * t_len + t] : 0.0f;
+        }
+    }
+    free(cr);
+    if (tok_acc) *tok_acc = (double)right / (double)total;
+    if (tokens) *tokens = made;
+    return (double)exact / s->n;
+}
+
+// snippet: schedule
+// The learning rate at step k of n: a linear warm-up over the first w steps
+// (Adam's second-moment estimates start at zero and are noisy: full steps
+// too early send a post-norm Transformer astray), then a linear decay to zero.
+static float learning_rate(float peak, long k, long n, long w) {
+    if (k < w) return peak * (float)(k + 1) / (float)w;
+    return peak * (float)(n - k) / (float)(n - w);
+}
+// end snippet
+
+// snippet: train_step
+// One mini-batch: forward, backward, clip, Adam. Returns the summed loss.
+static double train_step(run_t *run, optim_adam_t *opt, int *count) {
+    memset(run->g, 0, (size_t)run->n_params * sizeof(float));     // zero once
+    double loss = tf_forward(&run->p, &run->cfg, &run->bb.bt, run->work, count);
+    xok(PROG, tf_backward(&run->p, &run->gv, &run->cfg, &run->bb.bt, run->work,
+                          1.0f / (float)*count), "tf_backward");
+    optim_clip_norm(run->g, (size_t)run->n_params, CLIP_NORM);
+    optim_adam_step(opt, run->w, run->g);
+    return loss;
+}
+// end snippet
+
+static void train(run_t *run, rng_t *rng) {
+    const mirror_split_t *tr = &run->train;
+    int n_batches = (tr->n + run->batch - 1) / run->batch;
+    int *perm = xmalloc(PROG, (size_t)n_batches * sizeof(int));
+    // Adam with the paper's betas and epsilon (Vaswani et al., 2017, 5.3)
+    optim_adam_t opt = {.beta1 = 0.9f, .beta2 = 0.98f, .eps = 1e-9f, .m = run->m,
+                        .v = run->v, .n = (size_t)run->n_params};
+    long total = (long)run->epochs * n_batches, step = 0;
+    int tty = isatty(2);
+    double t0 = now_seconds();
+    for (int ep = 0; ep < run->epochs; ep++) {
+        for (int k = 0; k < n_batches; k++) perm[k] = k;
+        for (int k = n_batches - 1; k > 0; k--) {   // batches in a fresh order
+            int j = (int)(rng_next(rng) % (uint64_t)(k + 1)), tmp = perm[k];
+            perm[k] = perm[j];
+            perm[j] = tmp;
+        }
+        double sum = 0.0;
+        long count = 0;
+        for (int k = 0; k < n_batches; k++, step++) {
+            int first = perm[k] * run->batch, c;
+            int b = tr->n - first < run->batch ? tr->n - first : run->batch;
+            mirror_batch_fill(&run->bb, tr, tr->order + first, b, 1);
+            opt.lr = learning_rate(run->lr, step, total, run->warmup);
+            sum += train_step(run, &opt, &c);
+            count += c;
+            if (tty && k % 50 == 0)
+                fprintf(stderr, "\r%s: epoch %d/%d batch %d/%d loss %.4f %5.1f s ", PROG,
+                        ep + 1, run->epochs, k, n_batches, sum / (double)count,
+                        now_seconds() - t0);
+        }
+        run->train_loss[ep] = sum / (double)count;
+        run->val_loss[ep] = split_loss(run, &run->val);
+        run->val_exact[ep] = split_decode(run, &run->val, NULL, NULL, NULL, NULL);
+        if (tty)
+            fprintf(stderr, "\r%s: epoch %d/%d loss %.4f val loss %.4f val exact %.3f "
+                    "%5.1f s\n", PROG, ep + 1, run->epochs, run->train_loss[ep],
+                    run->val_loss[ep], run->val_exact[ep], now_seconds() - t0);
+    }
+    run->seconds = now_seconds() - t0;
+    free(perm);
+}
+
+// ---------------------------------------------------------------------------
+// printing
+
+// Print ids as words after a label, wrapping at 78 columns; stops at EOS or PAD.
+static void print_words(const char *label, const int *ids, int n, int target) {
+    char buf[3];
+    int col = printf("%-12s", label);
+    for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
+        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
+        if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-12s", "") - 1;
+        col += printf(" %s", w);
+        if (target && ids[i] == S2S_EOS) break;
+    }
+    printf("\n");
+}
+
+// ---------------------------------------------------------------------------
+// the model
+
+static void section_model(report_t *r, const run_t *run) {
+    const tf_config_t *c = &run->cfg;
+    report_section(r, "the model");
+    long d = c->d_model, f = c->d_ff;
+    long emb = (long)(c->v_src + c->v_tgt) * d;
+    long enc = 4 * d * d + d + 2 * d * f + f + d + 4 * d;
+    long dec = 8 * d * d + 2 * d + 2 * d * f + f + d + 6 * d;
+    long out = d * c->v_tgt + c->v_tgt;
+    printf("d_model %d, %d heads of d_k %d, d_ff %d, %d encoder and %d decoder blocks\n",
+           c->d_model, c->n_heads, c->d_model / c->n_heads, c->d_ff, c->n_enc, c->n_dec);
+    printf("vocabularies: %d source ids (padding, %d words, </s>), %d target ids\n",
+           c->v_src, MIRROR_WORDS, c->v_tgt);
+    printf("%-28s %9s\n", "parameters", "count");
+    printf("%-28s %9ld\n", "embeddings (source, target)", emb);
+    printf("%-28s %9ld  (%d x %ld)\n", "encoder blocks", c->n_enc * enc, c->n_enc, enc);
+    printf("%-28s %9ld  (%d x %ld)\n", "decoder blocks", c->n_dec * dec, c->n_dec, dec);
+    printf("%-28s %9ld\n", "output layer", out);
+    printf("%-28s %9ld\n", "total", run->n_params);
+    report_check(r, "the parts add up to tf_param_count",
+                 (double)(emb + c->n_enc * enc + c->n_dec * dec + out - run->n_params), 0);
+    report_value(r, "d_model", "%.0f", c->d_model);
+    report_value(r, "heads", "%.0f", c->n_heads);
+    report_value(r, "d_k", "%.0f", c->d_model / c->n_heads);
+    report_value(r, "d_ff", "%.0f", c->d_ff);
+    report_value(r, "n_enc", "%.0f", c->n_enc);
+    report_value(r, "n_dec", "%.0f", c->n_dec);
+    report_value(r, "params", "%.0f", (double)run->n_params);
+    report_value(r, "params_emb", "%.0f", (double)emb);
+    report_value(r, "params_enc", "%.0f", (double)enc);
+    report_value(r, "params_dec", "%.0f", (double)dec);
+}
+
+// ---------------------------------------------------------------------------
+// the gradient check
+
+// Mean loss of the batch in run->bb under the parameters in buf.
+static double batch_loss(run_t *run, const tf_config_t *c, float *buf, tf_work_t *w) {
+    tf_params_t p;
+    tf_bind(&p, buf, c);
+    int count;
+    return tf_forward(&p, c, &run->bb.bt, w, &count) / count;
+}
+
+// A small model of the same shape on four real sentences: every gradient of
+// tf_backward against a central difference, in double where it matters.
+static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
+    report_section(r, "the gradient check");
+    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt, .d_model = 8,
+                     .n_heads = 2, .d_ff = 16, .n_enc = 2, .n_dec = 2, .b_max = 4,
+                     .t_max = T_MAX, .u_max = U_MAX};
+    long n = tf_param_count(&c);
+    float *buf = xfloats(PROG, (size_t)n), *grad = xfloats(PROG, (size_t)n);
+    tf_work_t *w = tf_work_new(&c);
+    xok(PROG, w ? 0 : -1, "tf_work_new");
+    tf_init(buf, &c, rng);
+    memset(grad, 0, (size_t)n * sizeof(float));
+    int idx[4] = {run->test.order[0], run->test.order[1], run->test.order[2],
+                  run->test.order[3]};
+    mirror_batch_fill(&run->bb, &run->test, idx, 4, 1);
+    tf_params_t p, g;
+    tf_bind(&p, buf, &c);
+    tf_bind(&g, grad, &c);
+    int count;
+    tf_forward(&p, &c, &run->bb.bt, w, &count);
+    xok(PROG, tf_backward(&p, &g, &c, &run->bb.bt, w, 1.0f / (float)count), "tf_backward");
+    double worst = 0.0, worst_abs = 0.0;
+    long checked = 0;
+    for (long i = 0; i < n; i++) {
+        if (grad[i] == 0.0f) continue;   // unused embedding rows
+        float keep = buf[i], eps = 1e-3f;
+        buf[i] = keep + eps;
+        double up = batch_loss(run, &c, buf, w);
+        buf[i] = keep - eps;
+        double down = batch_loss(run, &c, buf, w);
+        buf[i] = keep;
+        double num = (up - down) / (2.0 * eps), err = fabs(num - grad[i]);
+        double rel = err / (3e-3 + 3e-2 * fabs(num));   // as the unit tests allow
+        if (rel > worst) worst = rel;
+        if (err > worst_abs) worst_abs = err;
+        checked++;
+    }
+    printf("a model with d_model %d, %d heads, %d + %d blocks: %ld parameters,\n",
+           c.d_model, c.n_heads, c.n_enc, c.n_dec, n);
+    printf("on 4 test sentences; every parameter with a nonzero gradient (%ld)\n",
+           checked);
+    printf("against (L(w + h) - L(w - h)) / 2h with h = 0.001:\n");
+    printf("  largest |backward - difference|                   %.2e\n", worst_abs);
+    report_check(r, "largest |error| / (0.003 + 0.03 |difference|)", worst, 1.0);
+    report_value(r, "grad_checked", "%.0f", (double)checked);
+    report_value(r, "grad_worst", "%.1e", worst);
+    free(buf);
+    free(grad);
+    tf_work_free(w);
+}
+
+// ---------------------------------------------------------------------------
+// training
+
+static void section_training(report_t *r, const run_t *run) {
+    report_section(r, "training");
+    int n_batches = (run->train.n + run->batch - 1) / run->batch;
+    printf("Adam (beta2 0.98, eps 1e-9), peak learning rate %.4f, warm-up %d steps,\n",
+           run->lr, run->warmup);
+    printf("then linear decay to 0; batches of %d, gradient norm clipped at %.0f;\n",
+           run->batch, CLIP_NORM);
+    printf("%d epochs of %d sentences (%d steps)\n", run->epochs, run->train.n,
+           run->epochs * n_batches);
+    printf("%5s %12s %12s %12s\n", "epoch", "train loss", "val loss", "val exact");
+    FILE *f = report_data(r, "loss.dat");
+    if (f) fprintf(f, "# epoch train_loss val_loss val_exact\n");
+    for (int ep = 0; ep < run->epochs; ep++) {
+        printf("%5d %12.4f %12.4f %12.3f\n", ep + 1, run->train_loss[ep],
+               run->val_loss[ep], run->val_exact[ep]);
+        if (f)
+            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, run->train_loss[ep],
+                    run->val_loss[ep], run->val_exact[ep]);
+    }
+    report_data_close(r, f);
+    int last = run->epochs - 1;
+    report_value(r, "epochs", "%.0f", run->epochs);
+    report_value(r, "batch", "%.0f", run->batch);
+    report_value(r, "lr", "%.4f", run->lr);
+    report_value(r, "warmup", "%.0f", run->warmup);
+    report_value(r, "steps", "%.0f", (double)run->epochs * n_batches);
+    report_value(r, "train_loss", "%.4f", run->train_loss[last]);
+    report_value(r, "val_loss", "%.4f", run->val_loss[last]);
+    report_value(r, "first_loss", "%.2f", run->train_loss[0]);
+    if (!run->small)
+        report_check_true(r, "the training loss fell below a tenth of epoch 1's",
+                          run->train_loss[last] < run->train_loss[0] / 10);
+}
+
+// ---------------------------------------------------------------------------
+// test accuracy
+
+static void section_test(report_t *r, const run_t *run) {
+    report_section(r, "test accuracy");
+    printf("greedy decoding of the %d test sentences (those of chapter 8)\n",
+           run->test.n);
+    printf("%-12s %12s %16s\n", "model", "exact match", "token accuracy");
+    printf("%-12s %12.4f %16.4f\n", "transformer", run->exact, run->token_acc);
+    report_value(r, "exact", "%.1f", 100 * run->exact);
+    report_value(r, "token", "%.1f", 100 * run->token_acc);
+    if (!run->small)
+        report_check_true(r, "transformer: exact match >= 0.9", run->exact >= 0.9);
+}
+
+// ---------------------------------------------------------------------------
+// accuracy against length
+
+static int exact_one(const run_t *run, int i) {
+    const mirror_split_t *s = &run->test;
+    int len = s->len[i], tgt[MAX_LEN], ok = 1;
+    mirror_translate(s->tok + i * MAX_LEN, len, tgt);
+    const int *o = run->test_out + (size_t)i * U_MAX;
+    for (int j = 0; j < len; j++) ok &= o[j] == tgt[j];
+    return ok && o[len] == S2S_EOS;
+}
+
+// The same bins as chapter 8's length table.
+static void section_length(report_t *r, const run_t *run) {
+    report_section(r, "accuracy against length");
+    printf("exact match on the test sentences, by source length\n");
+    printf("%-9s %10s %12s\n", "length", "sentences", "transformer");
+    FILE *f = report_data(r, "length.dat");
+    if (f) fprintf(f, "# mid_length n exact\n");
+    double worst = 1.0, first = 0.0, last = 0.0;
+    for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
+        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0, ok = 0;
+        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
+        for (int i = 0; i < run->test.n; i++)
+            if (run->test.len[i] >= lo && run->test.len[i] <= hi) n++, ok += exact_one(run, i);
+        double ex = n ? (double)ok / n : 0.0;
+        char range[16];
+        snprintf(range, sizeof range, "%d-%d", lo, hi);
+        printf("%-9s %10d %12.3f\n", range, n, ex);
+        if (f) fprintf(f, "%.1f %d %.4f\n", (lo + hi) / 2.0, n, ex);
+        if (n && ex < worst) worst = ex;
+        if (lo == MIN_LEN) first = ex;
+        last = ex;
+        if (hi == MAX_LEN) break;
+    }
+    report_data_close(r, f);
+    report_value(r, "worst_bin", "%.3f", worst);
+    report_value(r, "first_bin", "%.3f", first);
+    report_value(r, "last_bin", "%.3f", last);
+}
+
+// ---------------------------------------------------------------------------
+// cross-attention
+
+static const float *cross_row(const run_t *run, int i, int l, int h, int j) {
+    const tf_config_t *c = &run->cfg;
+    return run->test_cross +
+           ((((size_t)i * c->n_dec + l) * c->n_heads + h) * U_MAX + j) * T_MAX;
+}
+
+// Over the test set, for one head (h = -1: the mean of block l's heads): the
+// mean weight on source word n-1-j at output step j, the share of steps whose
+// largest weight is there, and the share whose largest weight is there or on a
+// neighbour.
+static void head_mirror(const run_t *run, int l, int h, double *weight, double *argmax,
+                        double *near) {
+    const mirror_split_t *s = &run->test;
+    int h0 = h < 0 ? 0 : h, h1 = h < 0 ? run->cfg.n_heads : h + 1;
+    double w = 0, hits = 0, near_hits = 0;
+    long steps = 0;
+    for (int i = 0; i < s->n; i++) {
+        int len = s->len[i];
+        for (int j = 0; j < len; j++) {
+            float a[T_MAX] = {0};
+            for (int k = h0; k < h1; k++) {
+                const float *ak = cross_row(run, i, l, k, j);
+                for (int t = 0; t <= len; t++) a[t] += ak[t] / (float)(h1 - h0);
+            }
+            int best = 0;
+            for (int t = 1; t <= len; t++) best = a[t] > a[best] ? t : best;
+            w += a[len - 1 - j];
+            hits += best == len - 1 - j;
+            near_hits += abs(best - (len - 1 - j)) <= 1;
+            steps++;
+        }
+    }
+    *weight = w / (double)steps;
+    *argmax = hits / (double)steps;
+    *near = near_hits / (double)steps;
+}
+
+static int first_of_len(const mirror_split_t *s, int want) {
+    for (int i = 0; i < s->n; i++)
+        if (s->len[i] == want) return i;
+    return 0;
+}
+
+// One head's weights on test sentence i, for gnuplot's matrix format: the
+// source words (and </s>) across, the output words down.
+static void write_heatmap(report_t *r, const run_t *run, int i, int l, int h,
+                          const char *name) {
+    FILE *f = report_data(r, name);
+    if (!f) return;
+    const mirror_split_t *s = &run->test;
+    int len = s->len[i];
+    const int *o = run->test_out + (size_t)i * U_MAX;
+    char buf[3];
+    fprintf(f, "x");
+    for (int t = 0; t < len; t++)
+        fprintf(f, " \"%s\"", mirror_src_text(s->tok[i * MAX_LEN + t], buf));
+    fprintf(f, " \"EOS\"\n");
+    for (int j = 0; j <= len; j++) {
+        fprintf(f, "\"%s\"", o[j] == S2S_EOS ? "EOS" : mirror_tgt_text(o[j], buf));
+        const float *a = cross_row(run, i, l, h, j);
+        for (int t = 0; t <= len; t++) fprintf(f, " %.4f", a[t]);
+        fprintf(f, "\n");
+    }
+    report_data_close(r, f);
+}
+
+static void section_cross(report_t *r, const run_t *run) {
+    const tf_config_t *c = &run->cfg;
+    report_section(r, "what cross-attention looks at");
+    printf("output word j of a sentence of n words translates source word n-1-j.\n");
+    printf("per decoder block and head, over the test set, the weight on word n-1-j\n");
+    printf("and the share of steps whose largest weight is on it (or next to it):\n");
+    printf("%-6s %-6s %12s %14s %14s\n", "block", "head", "mean weight", "largest there",
+           "or neighbour");
+    int best_l = 0, best_h = 0;
+    double best_w = -1;
+    for (int l = 0; l < c->n_dec; l++)
+        for (int h = -1; h < c->n_heads; h++) {
+            double w, a, nb;
+            head_mirror(run, l, h, &w, &a, &nb);
+            char head[16];
+            snprintf(head, sizeof head, "%d", h + 1);
+            printf("%-6d %-6s %12.3f %14.3f %14.3f\n", l + 1, h < 0 ? "mean" : head, w, a,
+                   nb);
+            if (h >= 0 && w > best_w) best_w = w, best_l = l, best_h = h;
+        }
+    double w, a, nb;
+    head_mirror(run, c->n_dec - 1, -1, &w, &a, &nb);
+    printf("the most mirror-like head: block %d, head %d\n", best_l + 1, best_h + 1);
+    report_value(r, "mirror_block", "%.0f", best_l + 1);
+    report_value(r, "mirror_head", "%.0f", best_h + 1);
+    report_value(r, "mirror_weight", "%.3f", best_w);
+    report_value(r, "last_mean_weight", "%.3f", w);
+    report_value(r, "last_mean_argmax", "%.1f", 100 * a);
+    report_value(r, "last_mean_near", "%.1f", 100 * nb);
+    if (!run->small)
+        report_check_true(r, "last block, heads averaged: largest weight on word n-1-j "
+                          "in >= 80% of steps", a >= 0.8);
+    int i = first_of_len(&run->test, 9);
+    write_heatmap(r, run, i, best_l, best_h, "cross_short.dat");
+    write_heatmap(r, run, first_of_len(&run->test, MAX_LEN - 6), best_l, best_h,
+                  "cross_long.dat");
+    // every head of the first block on the short sentence, for the panel figure
+    for (int l = 0; l < c->n_dec; l++)
+        for (int h = 0; h < c->n_heads; h++) {
+            char name[48];
+            snprintf(name, sizeof name, "cross_b%d_h%d.dat", l + 1, h + 1);
+            write_heatmap(r, run, i, l, h, name);
+        }
+}
+
+// ---------------------------------------------------------------------------
+// decoding with the cache
+
+// The first test sentences decoded with the cache, then run through the full
+// teacher-forced forward on the tokens chosen: the same logits, bit for bit.
+static void section_cache(report_t *r, run_t *run) {
+    report_section(r, "decoding with the key/value cache");
+    const tf_config_t *c = &run->cfg;
+    enum { N = 20 };
+    int n = run->test.n < N ? run->test.n : N, out[N * U_MAX];
+    float *lg = xfloats(PROG, (size_t)N * U_MAX * c->v_tgt);
+    mirror_batch_fill(&run->bb, &run->test, run->test.order + run->test.n - n, n, 1);
+    int src[N * T_MAX], t_len = run->bb.bt.t_len;
+    unsigned char mask[N * T_MAX];
+    memcpy(src, run->bb.src, sizeof(int) * n * t_len);
+    memcpy(mask, run->bb.mask, (size_t)n * t_len);
+    xok(PROG, tf_greedy(&run->p, c, src, mask, n, t_len, out, lg, NULL, run->work),
+        "tf_greedy");
+    long differ = 0, compared = 0, steps = 0;
+    for (int s = 0; s < n; s++) {
+        int u = 0, tin[U_MAX], tout[U_MAX];
+        while (u < U_MAX && out[s * U_MAX + u] != S2S_PAD) u++;
+        tin[0] = S2S_BOS;
+        for (int j = 0; j < u; j++) {
+            tout[j] = out[s * U_MAX + j];
+            if (j + 1 < u) tin[j + 1] = tout[j];
+        }
+        s2s_batch_t one = {.b = 1, .t_len = t_len, .u_len = u, .src = src + s * t_len,
+                           .src_mask = mask + s * t_len, .tgt_in = tin, .tgt_out = tout};
+        int count;
+        tf_forward(&run->p, c, &one, run->work, &count);
+        const float *full = tf_logits(run->work);
+        for (long k = 0; k < (long)u * c->v_tgt; k++)
+            differ += full[k] != lg[(size_t)s * U_MAX * c->v_tgt + k];
+        compared += (long)u * c->v_tgt;
+        steps += u;
+    }
+    printf("the %d longest test sentences, %ld decoding steps: each step's %d logits\n",
+           n, steps, c->v_tgt);
+    printf("from the cache against the full decoder rerun on the same prefix\n");
+    report_check(r, "logits that differ (of all compared)", (double)differ, 0);
+    report_value(r, "cache_steps", "%.0f", (double)steps);
+    report_value(r, "cache_compared", "%.0f", (double)compared);
+    free(lg);
+}
+
+// ---------------------------------------------------------------------------
+// examples
+
+static void section_examples(report_t *r, const run_t *run) {
+    report_section(r, "example translations");
+    const mirror_split_t *s = &run->test;
+    int shown = 0, wrong = 0;
+    for (int i = 0; i < s->n && shown < 2; i++) {
+        if (s->len[i] < 12 || !exact_one(run, i)) continue;
+        print_words("source", s->tok + i * MAX_LEN, s->len[i], 0);
+        print_words("transformer", run->test_out + (size_t)i * U_MAX, U_MAX, 1);
+        printf("\n");
+        shown++;
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (exact_one(run, i)) continue;
+        if (!wrong) {
+            int tgt[MAX_LEN + 1];
+            mirror_translate(s->tok + i * MAX_LEN, s->len[i], tgt);
+            tgt[s->len[i]] = S2S_EOS;
+            printf("the first test sentence it gets wrong:\n");
+            print_words("source", s->tok + i * MAX_LEN, s->len[i], 0);
+            print_words("reference", tgt, s->len[i] + 1, 1);
+            print_words("transformer", run->test_out + (size_t)i * U_MAX, U_MAX, 1);
+        }
+        wrong++;
+    }
+    printf("%d of %d test sentences wrong\n", wrong, s->n);
+    report_value(r, "wrong", "%.0f", wrong);
+}
+
+// ---------------------------------------------------------------------------
+// weights and time
+
+static void save_weights(report_t *r, const run_t *run) {
+    FILE *f = report_data(r, "weights.bin");
+    if (!f) return;
+    fwrite(run->w, sizeof(float), (size_t)run->n_params, f);
+    report_data_close(r, f);
+}
+
+static void section_measured(report_t *r, const run_t *run) {
+    report_section(r, "measured time");
+    printf("training    %6.1f s for %d epochs (processor time, one core, -O2)\n",
+           run->seconds, run->epochs);
+    printf("decoding    %6.1f s for %ld tokens of the test set: %.1f us per token\n",
+           run->decode_seconds, run->decode_tokens,
+           1e6 * run->decode_seconds / (double)run->decode_tokens);
+    FILE *f = report_data(r, "measured_time.tsv");
+    if (f) {
+        fprintf(f, "train_seconds\t%.1f\n", run->seconds);
+        fprintf(f, "us_per_token\t%.1f\n",
+                1e6 * run->decode_seconds / (double)run->decode_tokens);
+        report_data_close(r, f);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// main
+
+int main(int argc, char **argv) {
+    long epochs = 14, small = 0;
+    const cli_opt_t opts[] = {
+        {.name = "--epochs", .meta = "N", .help = "training epochs",
+         .kind = CLI_INT, .ival = &epochs, .min = 1, .max = MAX_EPOCHS},
+        {.name = "--small", .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
+         .kind = CLI_FLAG, .ival = &small},
+    };
+    cli_t cli = {.program = PROG,
+                 .summary = "Chapter 9: the Transformer, trained in C on chapter 8's task.",
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
+    report_t r;
+    int rc = program_start(&cli, &r, argc, argv);
+    if (rc >= 0) return rc;
+    rng_t rng;
+    rng_seed(&rng, cli.seed);
+    static run_t run;
+    run.small = (int)small;
+    run.epochs = small ? 1 : (int)epochs;
+    run.batch = 16;
+    run.lr = 0.003f;
+    run.warmup = small ? 10 : 300;
+    // the same splits as chapter 8: same seed, same order of draws
+    xok(PROG, mirror_split_make(&run.train, small ? 300 : N_TRAIN, 1, &rng), "mirror_split_make");
+    xok(PROG, mirror_split_make(&run.val, small ? 100 : N_VAL, 0, &rng), "mirror_split_make");
+    xok(PROG, mirror_split_make(&run.test, small ? 200 : N_TEST, 0, &rng), "mirror_split_make");
+    run.cfg = (tf_config_t){.v_src = MIRROR_V_SRC + 1, .v_tgt = MIRROR_V_TGT,
+                            .d_model = small ? 16 : 32, .n_heads = 4,
+                            .d_ff = small ? 32 : 64, .n_enc = small ? 1 : 2,
+                            .n_dec = small ? 1 : 2, .b_max = EVAL_BATCH, .t_max = T_MAX,
+                            .u_max = U_MAX};
+    model_new(&run, &rng);
+    section_model(&r, &run);
+    section_gradients(&r, &run, &rng);
+    train(&run, &rng);
+    double t0 = now_seconds();
+    run.exact = split_decode(&run, &run.test, run.test_out, run.test_cross, &run.token_acc,
+                             &run.decode_tokens);
+    run.decode_seconds = now_seconds() - t0;
+    save_weights(&r, &run);
+    section_training(&r, &run);
+    section_test(&r, &run);
+    section_length(&r, &run);
+    section_cross(&r, &run);
+    section_cache(&r, &run);
+    section_examples(&r, &run);
+    section_measured(&r, &run);
+    model_free(&run);
+    mirror_split_free(&run.train);
+    mirror_split_free(&run.val);
+    mirror_split_free(&run.test);
+    return report_close(&r) == 0 ? 0 : 1;
+}
