@@ -189,13 +189,17 @@ $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).g
     $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@)
 	@mkdir -p $$(@D)
-	$$(Q)t=$$@.tmp.$$$$$$$$; TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$$$t'; data='$(B)/data/$(call program_of,$(1))/'" \
+	$$(Q)t=$$@.tmp.$$$$$$$$; TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$$$t'; data='$(B)/data/$(call program_of,$(1))/'; alldata='$(B)/data/'" \
 	  $$< 2> $$$$t.err && ! grep -qiE 'warning|error' $$$$t.err \
 	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$$$t && mv $$$$t $$@ && rm -f $$$$t.err \
 	  || { echo "error: $$<: gnuplot failed or warned (a broken figure breaks the build):" >&2; \
 	       sed 's/^/  /' $$$$t.err >&2; rm -f $$$$t $$$$t.err; exit 1; }
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
+# Chapter 9 compares its Transformer with chapter 8's models: its figures may
+# read chapter 8's data too (alldata.'ch08_seq2seq/length.dat').
+$(foreach f,$(filter ch09_%,$(FIG_NAMES)),$(eval \
+  $(B)/figures/$(f).svg $(B)/figures/$(f).pdf: $(B)/out/ch08_seq2seq.txt))
 
 # Diagrams: one TikZ picture each (figures/chNN_name.tex), in the shared style
 # figures/diagram.tex, with \val{key} reading the chapter program's values.tsv.
