@@ -29,6 +29,7 @@ void embedding_backward(const int *ids, const float *dout, float *dtable, int n,
 // snippet: embedding_pos
 int embedding_pos_forward(const float *table, const int *ids, const float *pe, float *out,
                           int n, int v, int e) {
+    // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= v) return -1;
@@ -36,10 +37,12 @@ int embedding_pos_forward(const float *table, const int *ids, const float *pe, f
         for (int j = 0; j < e; j++) out[(size_t)i * e + j] = row[j] * scale + pos[j];
     }
     return 0;
+    // END SOLUTION
 }
 
 void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n, int v,
                             int e) {
+    // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= v) continue;
@@ -47,5 +50,6 @@ void embedding_pos_backward(const int *ids, const float *dout, float *dtable, in
         float *row = dtable + (size_t)ids[i] * e;
         for (int j = 0; j < e; j++) row[j] += scale * dout[(size_t)i * e + j];
     }
+    // END SOLUTION
 }
 // end snippet

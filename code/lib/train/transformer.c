@@ -264,6 +264,7 @@ static void attend_row(const float *q, const float *k, const float *v, int strid
 static void attend_row_backward(const float *q, const float *k, const float *v,
                                 int stride, int n_keys, int d_k, const float *a,
                                 const float *dctx, float *dq, float *dk, float *dv) {
+    // BEGIN SOLUTION
     float scale = 1.0f / sqrtf((float)d_k), dot_ad = 0.0f;
     float da[n_keys];
     for (int j = 0; j < n_keys; j++) {
@@ -287,6 +288,7 @@ static void attend_row_backward(const float *q, const float *k, const float *v,
             dkj[c] += ds * q[c];
         }
     }
+    // END SOLUTION
 }
 // end snippet
 
