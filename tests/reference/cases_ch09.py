@@ -139,12 +139,14 @@ def tf_layout(vs, vt, d, f, ne, nd):
         return [(p + "g", (d,)), (p + "b", (d,))]
 
     def ffn(p):
-        return [(p + "w1", (d, f)), (p + "b1", (f,)), (p + "w2", (f, d)), (p + "b2", (d,))]
+        return [(p + "w1", (d, f)), (p + "b1", (f,)), (p + "w2", (f, d)),
+                (p + "b2", (d,))]
 
     out = [("emb_src", (vs, d)), ("emb_tgt", (vt, d))]
     for l in range(ne):
         p = f"enc{l}."
-        out += mha(p + "attn.") + norm(p + "norm1.") + ffn(p + "ffn.") + norm(p + "norm2.")
+        out += mha(p + "attn.") + norm(p + "norm1.") + ffn(p + "ffn.") \
+            + norm(p + "norm2.")
     for l in range(nd):
         p = f"dec{l}."
         out += mha(p + "self.") + norm(p + "norm1.") + mha(p + "cross.") \
@@ -195,7 +197,8 @@ def make_tf(rng, b, t, u, vs, vt, d, h, f, ne, nd):
     scale = f32(rng.choice([1.0, 1.0 / max(1, int(tgt_mask.sum())),
                             rng.uniform(-2, 2)]))
     return Case([b, t, u, vs, vt, d, h, f, ne, nd], [scale],
-                [np.concatenate([w.ravel() for w in ws]), src, src_mask, tgt_in, tgt_out])
+                [np.concatenate([w.ravel() for w in ws]), src, src_mask, tgt_in,
+                 tgt_out])
 
 
 def tf_torch(c, flat):

@@ -2,6 +2,11 @@
 // layers/block_train.h (chapter 9). Each takes dL/dy as its last input and writes
 // gradients that start from zero: the inputs' first, then every parameter's in
 // the order the forward wrappers of driver.c read them.
+//
+// Then the trained Transformer of train/transformer.h: embedding_pos_forward /
+// embedding_pos_backward (positions from sinusoidal_table, as the model adds them),
+// and tf_forward / tf_backward on a whole padded batch (the parameters as one flat
+// buffer in tf_bind's layout; the gradient comes back the same way).
 #include <string.h>
 
 #include "driver.h"
@@ -170,5 +175,7 @@ FN(tf_backward) {
 }
 
 const ref_entry REF_fns_ch09[] = {
-    ENTRY(blk_encoder_backward), ENTRY(blk_decoder_backward), ENTRY(embedding_pos_forward),
-    ENTRY(embedding_pos_backward), ENTRY(tf_forward), ENTRY(tf_backward), {0}};
+    ENTRY(blk_encoder_backward),   ENTRY(blk_decoder_backward),
+    ENTRY(embedding_pos_forward),  ENTRY(embedding_pos_backward),
+    ENTRY(tf_forward),             ENTRY(tf_backward),
+    {0}};
