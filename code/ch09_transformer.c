@@ -283,8 +283,10 @@ static double batch_loss(run_t *run, const tf_config_t *c, float *buf, tf_work_t
 // tf_backward against a central difference, in double where it matters.
 static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
     report_section(r, "the gradient check");
-    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt, .d_model = 8,
-                     .n_heads = 2, .d_ff = 16, .n_enc = 2, .n_dec = 2, .b_max = 4,
+    int small = run->small;   // under valgrind: a quarter of the parameters
+    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt,
+                     .d_model = small ? 4 : 8, .n_heads = 2, .d_ff = small ? 8 : 16,
+                     .n_enc = small ? 1 : 2, .n_dec = small ? 1 : 2, .b_max = 4,
                      .t_max = T_MAX, .u_max = U_MAX};
     long n = tf_param_count(&c);
     float *buf = xfloats(PROG, (size_t)n), *grad = xfloats(PROG, (size_t)n);
