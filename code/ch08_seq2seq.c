@@ -56,6 +56,7 @@ typedef struct {
     double train_loss[64], val_loss[64], val_exact[64];
     int epochs_run;
     double seconds;
+    double decode_seconds;   // greedy decoding of the test split
     double exact, token_acc;
     double bin_exact[N_BINS];
     int *test_out;         // (N_TEST, U_MAX) greedy outputs
@@ -775,6 +776,16 @@ static void section_measured(report_t *r, const run_t *run) {
     }
     printf("%-10s %6.1f s of processor time on one core, -O2, no threads\n", "total",
            total);
+    printf("greedy decoding of the %d test sentences (batches of %d):\n", run->test.n,
+           EVAL_BATCH);
+    for (int k = 0; k < run->n_models; k++) {
+        const model_t *md = &run->models[k];
+        long tokens = 0;   // generated, EOS included
+        for (size_t i = 0; i < (size_t)run->test.n * U_MAX; i++)
+            tokens += md->test_out[i] != S2S_PAD;
+        printf("%-10s %6.2f s for %ld tokens: %.1f us per token\n", md->name,
+               md->decode_seconds, tokens, 1e6 * md->decode_seconds / (double)tokens);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -818,8 +829,10 @@ int main(int argc, char **argv) {
     for (int k = 0; k < run.n_models; k++) {
         model_t *md = &run.models[k];
         train(md, &run, &rng, &bb);
+        double t0 = now_seconds();
         md->exact = split_decode(md, &run.test, &bb, md->test_out, md->test_alpha,
                                  &md->token_acc);
+        md->decode_seconds = now_seconds() - t0;
         save_weights(&r, md,
                      md->cfg.attention ? "weights_attn.bin" : "weights_base.bin");
     }

@@ -283,8 +283,10 @@ static double batch_loss(run_t *run, const tf_config_t *c, float *buf, tf_work_t
 // tf_backward against a central difference, in double where it matters.
 static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
     report_section(r, "the gradient check");
-    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt, .d_model = 8,
-                     .n_heads = 2, .d_ff = 16, .n_enc = 2, .n_dec = 2, .b_max = 4,
+    int small = run->small;   // under valgrind: a quarter of the parameters
+    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt,
+                     .d_model = small ? 4 : 8, .n_heads = 2, .d_ff = small ? 8 : 16,
+                     .n_enc = small ? 1 : 2, .n_dec = small ? 1 : 2, .b_max = 4,
                      .t_max = T_MAX, .u_max = U_MAX};
     long n = tf_param_count(&c);
     float *buf = xfloats(PROG, (size_t)n), *grad = xfloats(PROG, (size_t)n);
@@ -380,7 +382,7 @@ static void section_test(report_t *r, const run_t *run) {
     report_value(r, "exact", "%.1f", 100 * run->exact);
     report_value(r, "token", "%.1f", 100 * run->token_acc);
     if (!run->small)
-        report_check_true(r, "transformer: exact match >= 0.9", run->exact >= 0.9);
+        report_check_true(r, "transformer: exact match >= 0.98", run->exact >= 0.98);
 }
 
 // ---------------------------------------------------------------------------
@@ -433,15 +435,23 @@ static const float *cross_row(const run_t *run, int i, int l, int h, int j) {
            ((((size_t)i * c->n_dec + l) * c->n_heads + h) * U_MAX + j) * T_MAX;
 }
 
-// Over the test set, for one head (h = -1: the mean of block l's heads): the
-// mean weight on source word n-1-j at output step j, the share of steps whose
-// largest weight is there, and the share whose largest weight is there or on a
-// neighbour.
-static void head_mirror(const run_t *run, int l, int h, double *weight, double *argmax,
-                        double *near) {
+// Where one head looks (h = -1: the mean of block l's heads), over the test
+// set: at output step j of a sentence of n words, the weight on source word
+// n-1-j; the share of steps whose largest weight is on it; the share whose
+// largest weight is on it or a neighbour; and the most common offset of the
+// largest weight from n-1-j (-1: the word before it, +1: the word after it,
+// which is the word translated at the step before) with its share.
+typedef struct {
+    double weight, argmax, near, offset_share;
+    int offset;
+} gaze_t;
+
+enum { MAX_OFF = 3 };   // offsets counted: -MAX_OFF..MAX_OFF
+
+static gaze_t head_gaze(const run_t *run, int l, int h) {
     const mirror_split_t *s = &run->test;
     int h0 = h < 0 ? 0 : h, h1 = h < 0 ? run->cfg.n_heads : h + 1;
-    double w = 0, hits = 0, near_hits = 0;
+    double w = 0, hits = 0, near_hits = 0, off[2 * MAX_OFF + 1] = {0};
     long steps = 0;
     for (int i = 0; i < s->n; i++) {
         int len = s->len[i];
@@ -451,17 +461,21 @@ static void head_mirror(const run_t *run, int l, int h, double *weight, double *
                 const float *ak = cross_row(run, i, l, k, j);
                 for (int t = 0; t <= len; t++) a[t] += ak[t] / (float)(h1 - h0);
             }
-            int best = 0;
+            int best = 0, target = len - 1 - j;
             for (int t = 1; t <= len; t++) best = a[t] > a[best] ? t : best;
-            w += a[len - 1 - j];
-            hits += best == len - 1 - j;
-            near_hits += abs(best - (len - 1 - j)) <= 1;
+            w += a[target];
+            hits += best == target;
+            near_hits += abs(best - target) <= 1;
+            if (abs(best - target) <= MAX_OFF) off[best - target + MAX_OFF] += 1;
             steps++;
         }
     }
-    *weight = w / (double)steps;
-    *argmax = hits / (double)steps;
-    *near = near_hits / (double)steps;
+    gaze_t g = {.weight = w / (double)steps, .argmax = hits / (double)steps,
+                .near = near_hits / (double)steps, .offset = 0};
+    for (int k = 0; k <= 2 * MAX_OFF; k++)
+        if (off[k] > off[g.offset + MAX_OFF]) g.offset = k - MAX_OFF;
+    g.offset_share = off[g.offset + MAX_OFF] / (double)steps;
+    return g;
 }
 
 static int first_of_len(const mirror_split_t *s, int want) {
@@ -497,34 +511,45 @@ static void section_cross(report_t *r, const run_t *run) {
     const tf_config_t *c = &run->cfg;
     report_section(r, "what cross-attention looks at");
     printf("output word j of a sentence of n words translates source word n-1-j.\n");
-    printf("per decoder block and head, over the test set, the weight on word n-1-j\n");
-    printf("and the share of steps whose largest weight is on it (or next to it):\n");
-    printf("%-6s %-6s %12s %14s %14s\n", "block", "head", "mean weight", "largest there",
-           "or neighbour");
-    int best_l = 0, best_h = 0;
-    double best_w = -1;
+    printf("per decoder block and head, over the test set: the mean weight on\n");
+    printf("word n-1-j, the share of steps whose largest weight is on it (or next\n");
+    printf("to it), and where the largest weight most often is (offset from n-1-j)\n");
+    printf("%-5s %-5s %8s %9s %10s %8s %7s\n", "block", "head", "weight", "largest",
+           "or next", "offset", "share");
+    int best_l = 0, best_h = 0, hop_l = -1, hop_h = -1;
+    double best_w = -1, hop_share = 0;
     for (int l = 0; l < c->n_dec; l++)
         for (int h = -1; h < c->n_heads; h++) {
-            double w, a, nb;
-            head_mirror(run, l, h, &w, &a, &nb);
+            gaze_t g = head_gaze(run, l, h);
             char head[16];
             snprintf(head, sizeof head, "%d", h + 1);
-            printf("%-6d %-6s %12.3f %14.3f %14.3f\n", l + 1, h < 0 ? "mean" : head, w, a,
-                   nb);
-            if (h >= 0 && w > best_w) best_w = w, best_l = l, best_h = h;
+            printf("%-5d %-5s %8.3f %9.3f %10.3f %+8d %7.3f\n", l + 1,
+                   h < 0 ? "mean" : head, g.weight, g.argmax, g.near, g.offset,
+                   g.offset_share);
+            if (h >= 0 && g.weight > best_w) best_w = g.weight, best_l = l, best_h = h;
+            if (h >= 0 && g.offset == 1 && g.offset_share > hop_share)
+                hop_share = g.offset_share, hop_l = l, hop_h = h;
         }
-    double w, a, nb;
-    head_mirror(run, c->n_dec - 1, -1, &w, &a, &nb);
+    gaze_t last = head_gaze(run, c->n_dec - 1, -1);
     printf("the most mirror-like head: block %d, head %d\n", best_l + 1, best_h + 1);
+    if (hop_l >= 0)
+        printf("looking at the word translated one step before (offset +1) most:\n"
+               "block %d, head %d, in %.1f%% of steps\n", hop_l + 1, hop_h + 1,
+               100 * hop_share);
     report_value(r, "mirror_block", "%.0f", best_l + 1);
     report_value(r, "mirror_head", "%.0f", best_h + 1);
     report_value(r, "mirror_weight", "%.3f", best_w);
-    report_value(r, "last_mean_weight", "%.3f", w);
-    report_value(r, "last_mean_argmax", "%.1f", 100 * a);
-    report_value(r, "last_mean_near", "%.1f", 100 * nb);
-    if (!run->small)
+    report_value(r, "last_mean_weight", "%.3f", last.weight);
+    report_value(r, "last_mean_argmax", "%.1f", 100 * last.argmax);
+    report_value(r, "hop_block", "%.0f", hop_l + 1);
+    report_value(r, "hop_head", "%.0f", hop_h + 1);
+    report_value(r, "hop_share", "%.1f", 100 * hop_share);
+    if (!run->small) {
         report_check_true(r, "last block, heads averaged: largest weight on word n-1-j "
-                          "in >= 80% of steps", a >= 0.8);
+                          "in >= 95% of steps", last.argmax >= 0.95);
+        report_check_true(r, "a head looks at the word translated one step before in "
+                          ">= 80% of steps", hop_share >= 0.8);
+    }
     int i = first_of_len(&run->test, 9);
     write_heatmap(r, run, i, best_l, best_h, "cross_short.dat");
     write_heatmap(r, run, first_of_len(&run->test, MAX_LEN - 6), best_l, best_h,
@@ -645,10 +670,21 @@ static void section_measured(report_t *r, const run_t *run) {
 // main
 
 int main(int argc, char **argv) {
-    long epochs = 14, small = 0;
+    long epochs = 12, small = 0, d_model = 32, heads = 4, layers = 2, warmup = 300;
+    double lr = 0.007;
     const cli_opt_t opts[] = {
         {.name = "--epochs", .meta = "N", .help = "training epochs",
          .kind = CLI_INT, .ival = &epochs, .min = 1, .max = MAX_EPOCHS},
+        {.name = "--d-model", .meta = "N", .help = "width d_model (d_ff = 2 d_model)",
+         .kind = CLI_INT, .ival = &d_model, .min = 4, .max = 256},
+        {.name = "--heads", .meta = "N", .help = "attention heads (must divide d_model)",
+         .kind = CLI_INT, .ival = &heads, .min = 1, .max = 16},
+        {.name = "--layers", .meta = "N", .help = "encoder blocks = decoder blocks",
+         .kind = CLI_INT, .ival = &layers, .min = 1, .max = TF_MAX_LAYERS},
+        {.name = "--lr", .meta = "X", .help = "peak learning rate",
+         .kind = CLI_REAL, .rval = &lr, .min = 1e-5, .max = 0.1},
+        {.name = "--warmup", .meta = "N", .help = "warm-up steps",
+         .kind = CLI_INT, .ival = &warmup, .min = 1, .max = 100000},
         {.name = "--small", .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
          .kind = CLI_FLAG, .ival = &small},
     };
@@ -664,16 +700,24 @@ int main(int argc, char **argv) {
     run.small = (int)small;
     run.epochs = small ? 1 : (int)epochs;
     run.batch = 16;
-    run.lr = 0.003f;
-    run.warmup = small ? 10 : 300;
+    run.lr = (float)lr;
+    run.warmup = small ? 10 : (int)warmup;
+    if (d_model % heads) {
+        fprintf(stderr, "%s: --heads %ld does not divide --d-model %ld\n", PROG, heads,
+                d_model);
+        report_close(&r);
+        return 2;
+    }
     // the same splits as chapter 8: same seed, same order of draws
     xok(PROG, mirror_split_make(&run.train, small ? 300 : N_TRAIN, 1, &rng), "mirror_split_make");
     xok(PROG, mirror_split_make(&run.val, small ? 100 : N_VAL, 0, &rng), "mirror_split_make");
     xok(PROG, mirror_split_make(&run.test, small ? 200 : N_TEST, 0, &rng), "mirror_split_make");
     run.cfg = (tf_config_t){.v_src = MIRROR_V_SRC + 1, .v_tgt = MIRROR_V_TGT,
-                            .d_model = small ? 16 : 32, .n_heads = 4,
-                            .d_ff = small ? 32 : 64, .n_enc = small ? 1 : 2,
-                            .n_dec = small ? 1 : 2, .b_max = EVAL_BATCH, .t_max = T_MAX,
+                            .d_model = small ? 16 : (int)d_model,
+                            .n_heads = small ? 4 : (int)heads,
+                            .d_ff = small ? 32 : 2 * (int)d_model,
+                            .n_enc = small ? 1 : (int)layers,
+                            .n_dec = small ? 1 : (int)layers, .b_max = EVAL_BATCH, .t_max = T_MAX,
                             .u_max = U_MAX};
     model_new(&run, &rng);
     section_model(&r, &run);

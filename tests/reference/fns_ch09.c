@@ -2,11 +2,19 @@
 // layers/block_train.h (chapter 9). Each takes dL/dy as its last input and writes
 // gradients that start from zero: the inputs' first, then every parameter's in
 // the order the forward wrappers of driver.c read them.
+//
+// Then the trained Transformer of train/transformer.h: embedding_pos_forward /
+// embedding_pos_backward (positions from sinusoidal_table, as the model adds them),
+// and tf_forward / tf_backward on a whole padded batch (the parameters as one flat
+// buffer in tf_bind's layout; the gradient comes back the same way).
 #include <string.h>
 
 #include "driver.h"
 #include "layers/block.h"
 #include "layers/block_train.h"
+#include "position/sinusoidal.h"
+#include "train/embedding.h"
+#include "train/transformer.h"
 
 static float *zeroed(call *c, int k) {
     memset(OUT(k), 0, (size_t)c->out_len[k] * sizeof(float));
@@ -88,5 +96,86 @@ FN(blk_decoder_backward) {
     return rc;
 }
 
+// Input k (float token ids) as ints.
+static int *ids_in(call *c, int k) {
+    long n = c->in_len[k];
+    int *ids = scratch(c, sizeof(int) * (size_t)(n ? n : 1));
+    for (long i = 0; i < n; i++) ids[i] = (int)IN(k)[i];
+    return ids;
+}
+
+// The sinusoidal table (n, e) the Transformer adds: positions from 0, base 10000.
+static float *pe_for(call *c, int n, int e) {
+    size_t len = (size_t)n * (size_t)e;
+    float *pe = scratch(c, sizeof(float) * (len > 0 ? len : 1));
+    sinusoidal_table(pe, n, e, 0, SINUSOIDAL_BASE);
+    return pe;
+}
+
+// ints n, v, e; table (V, E), ids (n,) -> out (n, E)
+FN(embedding_pos_forward) {
+    int n = I(0), v = I(1), e = I(2);
+    return embedding_pos_forward(IN(0), ids_in(c, 1), pe_for(c, n, e), OUT(0), n, v, e);
+}
+
+// ints n, v, e; table, ids, dout (n, E) -> dtable (V, E), from zero
+FN(embedding_pos_backward) {
+    embedding_pos_backward(ids_in(c, 1), IN(2), zeroed(c, 0), I(0), I(1), I(2));
+    return 0;
+}
+
+// The whole Transformer of train/transformer.h on one padded batch.
+// ints B, T, U, Vs, Vt, d_model, h, d_ff, n_enc, n_dec; reals scale;
+// ins: the flat parameter buffer (tf_bind's layout), src (B, T), src_mask (B, T),
+// tgt_in (B, U), tgt_out (B, U).
+typedef struct {
+    tf_config_t cfg;
+    tf_params_t p;
+    s2s_batch_t bt;
+    tf_work_t *w;
+    double loss;
+    int count;
+} tf_run_t;
+
+static int tf_run(call *c, tf_run_t *r) {
+    r->cfg = (tf_config_t){.b_max = I(0), .t_max = I(1), .u_max = I(2), .v_src = I(3),
+                           .v_tgt = I(4), .d_model = I(5), .n_heads = I(6),
+                           .d_ff = I(7), .n_enc = I(8), .n_dec = I(9)};
+    if (tf_param_count(&r->cfg) != c->in_len[0]) die(c, "tf: parameter count differs");
+    tf_bind(&r->p, IN(0), &r->cfg);
+    r->bt = (s2s_batch_t){.b = I(0), .t_len = I(1), .u_len = I(2), .src = ids_in(c, 1),
+                          .src_mask = MASK(2), .tgt_in = ids_in(c, 3),
+                          .tgt_out = ids_in(c, 4)};
+    r->w = tf_work_new(&r->cfg);
+    if (!r->w) die(c, "tf_work_new failed");
+    r->loss = tf_forward(&r->p, &r->cfg, &r->bt, r->w, &r->count);
+    return r->loss < 0 ? -1 : 0;
+}
+
+// -> loss (1,), count (1,), logits (B, U, Vt)
+FN(tf_forward) {
+    tf_run_t r;
+    int rc = tf_run(c, &r);
+    OUT(0)[0] = (float)r.loss;
+    OUT(1)[0] = (float)r.count;
+    if (rc == 0) memcpy(OUT(2), tf_logits(r.w), sizeof(float) * (size_t)c->out_len[2]);
+    tf_work_free(r.w);
+    return rc;
+}
+
+// -> the gradient of scale * loss, the flat buffer in tf_bind's layout
+FN(tf_backward) {
+    tf_run_t r;
+    int rc = tf_run(c, &r);
+    tf_params_t g;
+    tf_bind(&g, zeroed(c, 0), &r.cfg);
+    if (rc == 0) rc = tf_backward(&r.p, &g, &r.cfg, &r.bt, r.w, (float)R(0));
+    tf_work_free(r.w);
+    return rc;
+}
+
 const ref_entry REF_fns_ch09[] = {
-    ENTRY(blk_encoder_backward), ENTRY(blk_decoder_backward), {0}};
+    ENTRY(blk_encoder_backward),   ENTRY(blk_decoder_backward),
+    ENTRY(embedding_pos_forward),  ENTRY(embedding_pos_backward),
+    ENTRY(tf_forward),             ENTRY(tf_backward),
+    {0}};

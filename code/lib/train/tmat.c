@@ -5,9 +5,25 @@
 
 enum { JB = 16 };   // output columns kept in registers at once
 
+// Four floats as one value: GCC's and Clang's vector extension. Arithmetic on
+// it is element by element, so every output below is still summed one term at
+// a time in a fixed order, exactly as the scalar loops would sum it; the
+// extension only makes the compiler keep the accumulators in registers (as
+// plain float arrays, GCC -O2 keeps them on the stack and stores them after
+// every term).
+typedef float v4f __attribute__((vector_size(16)));
+
+static inline v4f load4(const float *p) {
+    v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void store4(float *p, v4f v) { memcpy(p, &v, sizeof v); }
+static inline v4f splat4(float x) { return (v4f){x, x, x, x}; }
+
 // The forward product, y[i][j] += sum_p x[i][p] w[p][j], summed in order of p.
-// A block of JB outputs of two rows lives in local accumulators while p runs,
-// so y is read and written once, not k times.
+// A block of JB outputs of two rows lives in registers while p runs, so y is
+// read and written once, not k times.
 void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
     int i = 0;
     for (; i + 2 <= n; i += 2) {
@@ -15,23 +31,22 @@ void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m)
         float *y0 = y + (size_t)i * m, *y1 = y0 + m;
         int j0 = 0;
         for (; j0 + JB <= m; j0 += JB) {
-            float a0[JB], a1[JB];
-            for (int j = 0; j < JB; j++) {
-                a0[j] = y0[j0 + j];
-                a1[j] = y1[j0 + j];
-            }
+            v4f a0 = load4(y0 + j0), a1 = load4(y0 + j0 + 4), a2 = load4(y0 + j0 + 8),
+                a3 = load4(y0 + j0 + 12);
+            v4f b0 = load4(y1 + j0), b1 = load4(y1 + j0 + 4), b2 = load4(y1 + j0 + 8),
+                b3 = load4(y1 + j0 + 12);
             for (int p = 0; p < k; p++) {
                 const float *wp = w + (size_t)p * m + j0;
-                float u0 = x0[p], u1 = x1[p];
-                for (int j = 0; j < JB; j++) {
-                    a0[j] += u0 * wp[j];
-                    a1[j] += u1 * wp[j];
-                }
+                v4f w0 = load4(wp), w1 = load4(wp + 4), w2 = load4(wp + 8),
+                    w3 = load4(wp + 12);
+                v4f u0 = splat4(x0[p]), u1 = splat4(x1[p]);
+                a0 += u0 * w0, a1 += u0 * w1, a2 += u0 * w2, a3 += u0 * w3;
+                b0 += u1 * w0, b1 += u1 * w1, b2 += u1 * w2, b3 += u1 * w3;
             }
-            for (int j = 0; j < JB; j++) {
-                y0[j0 + j] = a0[j];
-                y1[j0 + j] = a1[j];
-            }
+            store4(y0 + j0, a0), store4(y0 + j0 + 4, a1), store4(y0 + j0 + 8, a2),
+                store4(y0 + j0 + 12, a3);
+            store4(y1 + j0, b0), store4(y1 + j0 + 4, b1), store4(y1 + j0 + 8, b2),
+                store4(y1 + j0 + 12, b3);
         }
         for (int p = 0; p < k; p++)          // the last m % JB columns
             for (int j = j0; j < m; j++) {
@@ -67,20 +82,22 @@ void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, i
 }
 
 // Inverts: y = x w (for w). dw[p][j] += sum_i x[i][p] dy[i][j], summed in
-// order of i, a block of JB columns of dw in local accumulators.
+// order of i, a block of JB columns of dw in registers.
 void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
     for (int p = 0; p < k; p++) {
         float *dwp = dw + (size_t)p * m;
         int j0 = 0;
         for (; j0 + JB <= m; j0 += JB) {
-            float a[JB];
-            for (int j = 0; j < JB; j++) a[j] = dwp[j0 + j];
+            v4f a0 = load4(dwp + j0), a1 = load4(dwp + j0 + 4), a2 = load4(dwp + j0 + 8),
+                a3 = load4(dwp + j0 + 12);
             for (int i = 0; i < n; i++) {
-                float xp = x[(size_t)i * k + p];
+                v4f xp = splat4(x[(size_t)i * k + p]);
                 const float *dyi = dy + (size_t)i * m + j0;
-                for (int j = 0; j < JB; j++) a[j] += xp * dyi[j];
+                a0 += xp * load4(dyi), a1 += xp * load4(dyi + 4);
+                a2 += xp * load4(dyi + 8), a3 += xp * load4(dyi + 12);
             }
-            for (int j = 0; j < JB; j++) dwp[j0 + j] = a[j];
+            store4(dwp + j0, a0), store4(dwp + j0 + 4, a1), store4(dwp + j0 + 8, a2),
+                store4(dwp + j0 + 12, a3);
         }
         for (int i = 0; i < n; i++)
             for (int j = j0; j < m; j++)

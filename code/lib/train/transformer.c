@@ -150,6 +150,7 @@ struct tf_work {
     float *logits, *probs;               // (B U, Vt)
     // backward scratch
     float *dlogits, *dy, *dx, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid, *dsrc;
+    float *wt;                           // a transposed weight matrix
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
     float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS], *vc[TF_MAX_LAYERS];
@@ -192,6 +193,8 @@ static long work_layout(struct tf_work *w, const tf_config_t *c, float *mem) {
     TAKE(w->dy, r * d), TAKE(w->dx, r * d), TAKE(w->denc, rs * d), TAKE(w->dh, r * d);
     TAKE(w->ds, r * d), TAKE(w->dq, r * d), TAKE(w->dk, r * d), TAKE(w->dv, r * d);
     TAKE(w->dctx, r * d), TAKE(w->dhid, r * f), TAKE(w->dsrc, rs * d);
+    long wmax = d * (f > d ? f : d);
+    TAKE(w->wt, wmax > d * c->v_tgt ? wmax : d * c->v_tgt);
     TAKE(w->step_x, 7 * b * d + b * c->v_tgt + b * f), TAKE(w->step_a, n_pe);
 #undef TAKE
     return (long)(at - base);
@@ -327,6 +330,16 @@ static void attend_batch_backward(const att_cache_t *c, int b, int tq, int tk, i
             }
 }
 
+// dx (n, k) += dy (n, m) w^T for w (k, m): w transposed once into wt (m, k),
+// then the forward product, whose loops vectorise (tmat_mul_bt_acc's dot
+// products of length m do not, for m as small as d_model).
+static void mul_bt(const float *dy, const float *w, float *dx, int n, int k, int m,
+                   float *wt) {
+    for (int p = 0; p < k; p++)
+        for (int j = 0; j < m; j++) wt[(size_t)j * k + p] = w[(size_t)p * m + j];
+    tmat_mul_acc(dy, wt, dx, n, m, k);
+}
+
 // ---------------------------------------------------------------------------
 // sub-layers of a batch of rows
 
@@ -460,7 +473,7 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
     tmat_sum_rows_acc(dout, g->b_o, rq, d);
     tmat_at_mul_acc(c->ctx, dout, g->w_o, rq, d, d);
     memset(w->dctx, 0, (size_t)rq * d * sizeof(float));
-    tmat_mul_bt_acc(dout, p->w_o, w->dctx, rq, d, d);
+    mul_bt(dout, p->w_o, w->dctx, rq, d, d, w->wt);
     memset(w->dq, 0, (size_t)rq * d * sizeof(float));
     memset(w->dk, 0, (size_t)rk * d * sizeof(float));
     memset(w->dv, 0, (size_t)rk * d * sizeof(float));
@@ -468,9 +481,9 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
     tmat_at_mul_acc(xq, w->dq, g->w_q, rq, d, d);         // Inverts: q = xq W_q
     tmat_at_mul_acc(xkv, w->dk, g->w_k, rk, d, d);        // Inverts: k = xkv W_k
     tmat_at_mul_acc(xkv, w->dv, g->w_v, rk, d, d);        // Inverts: v = xkv W_v
-    tmat_mul_bt_acc(w->dq, p->w_q, dxq, rq, d, d);
-    tmat_mul_bt_acc(w->dk, p->w_k, dxkv, rk, d, d);
-    tmat_mul_bt_acc(w->dv, p->w_v, dxkv, rk, d, d);
+    mul_bt(w->dq, p->w_q, dxq, rq, d, d, w->wt);
+    mul_bt(w->dk, p->w_k, dxkv, rk, d, d, w->wt);
+    mul_bt(w->dv, p->w_v, dxkv, rk, d, d, w->wt);
 }
 
 // Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
@@ -482,12 +495,12 @@ static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g, const floa
     tmat_sum_rows_acc(ds, g->b2, rows, d);
     tmat_at_mul_acc(hid, ds, g->w2, rows, f, d);
     memset(w->dhid, 0, (size_t)rows * f * sizeof(float));
-    tmat_mul_bt_acc(ds, p->w2, w->dhid, rows, f, d);
+    mul_bt(ds, p->w2, w->dhid, rows, f, d, w->wt);
     for (size_t i = 0; i < (size_t)rows * f; i++)
         if (hid[i] <= 0.0f) w->dhid[i] = 0.0f;                      // Inverts: ReLU
     tmat_sum_rows_acc(w->dhid, g->b1, rows, f);
     tmat_at_mul_acc(x, w->dhid, g->w1, rows, d, f);
-    tmat_mul_bt_acc(w->dhid, p->w1, dx, rows, d, f);
+    mul_bt(w->dhid, p->w1, dx, rows, d, f, w->wt);
 }
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
@@ -509,7 +522,7 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
     tmat_sum_rows_acc(w->dlogits, g->b_out, rt, v);
     tmat_at_mul_acc(y_last, w->dlogits, g->w_out, rt, d, v);
     memset(w->dy, 0, (size_t)rt * d * sizeof(float));
-    tmat_mul_bt_acc(w->dlogits, p->w_out, w->dy, rt, d, v);
+    mul_bt(w->dlogits, p->w_out, w->dy, rt, d, v, w->wt);
     // the decoder, last block first; dy holds dLoss/d(block output)
     memset(w->denc, 0, (size_t)rs * d * sizeof(float));
     const float *enc = enc_out(c, w);
