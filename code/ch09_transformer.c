@@ -40,6 +40,7 @@ enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1, MAX_EPOCHS = 64 
 typedef struct {
     tf_config_t cfg;
     int epochs, batch, warmup, small;
+    int claims;                  // the book's run: its accuracy claims are checked
     float lr;
     mirror_split_t train, val, test;
     long n_params;
@@ -365,7 +366,7 @@ static void section_training(report_t *r, const run_t *run) {
     report_value(r, "train_loss", "%.4f", run->train_loss[last]);
     report_value(r, "val_loss", "%.4f", run->val_loss[last]);
     report_value(r, "first_loss", "%.2f", run->train_loss[0]);
-    if (!run->small)
+    if (run->claims)
         report_check_true(r, "the training loss fell below a tenth of epoch 1's",
                           run->train_loss[last] < run->train_loss[0] / 10);
 }
@@ -381,7 +382,7 @@ static void section_test(report_t *r, const run_t *run) {
     printf("%-12s %12.4f %16.4f\n", "transformer", run->exact, run->token_acc);
     report_value(r, "exact", "%.1f", 100 * run->exact);
     report_value(r, "token", "%.1f", 100 * run->token_acc);
-    if (!run->small)
+    if (run->claims)
         report_check_true(r, "transformer: exact match >= 0.98", run->exact >= 0.98);
 }
 
@@ -544,7 +545,7 @@ static void section_cross(report_t *r, const run_t *run) {
     report_value(r, "hop_block", "%.0f", hop_l + 1);
     report_value(r, "hop_head", "%.0f", hop_h + 1);
     report_value(r, "hop_share", "%.1f", 100 * hop_share);
-    if (!run->small) {
+    if (run->claims) {
         report_check_true(r, "last block, heads averaged: largest weight on word n-1-j "
                           "in >= 95% of steps", last.argmax >= 0.95);
         report_check_true(r, "a head looks at the word translated one step before in "
@@ -698,6 +699,10 @@ int main(int argc, char **argv) {
     rng_seed(&rng, cli.seed);
     static run_t run;
     run.small = (int)small;
+    // The claims the chapter makes are about its own run: with other options
+    // the program reports the same tables but does not hold them to it.
+    run.claims = !small && epochs == 12 && d_model == 32 && heads == 4 && layers == 2 &&
+                 lr == 0.007 && warmup == 300;
     run.epochs = small ? 1 : (int)epochs;
     run.batch = 16;
     run.lr = (float)lr;
@@ -735,6 +740,9 @@ int main(int argc, char **argv) {
     section_cache(&r, &run);
     section_examples(&r, &run);
     section_measured(&r, &run);
+    if (!run.claims && !run.small)
+        fprintf(stderr, "%s: options other than the book's: its accuracy claims are not "
+                "checked\n", PROG);
     model_free(&run);
     mirror_split_free(&run.train);
     mirror_split_free(&run.val);

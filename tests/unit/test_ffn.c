@@ -107,6 +107,10 @@ Test(ffn, position_wise) {
     float x[N * D], xp[N * D], hid[N * F], y[N * D], yp[N * D], y1[D];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     for (int i = 0; i < N; i++) memcpy(xp + i * D, x + perm[i] * D, sizeof(float) * D);
+    // Different contents in the three outputs first: a forward that writes
+    // nothing must not pass by comparing equal leftovers (fresh stack is zeros).
+    for (int i = 0; i < N * D; i++) y[i] = 1.0f, yp[i] = 2.0f;
+    for (int j = 0; j < D; j++) y1[j] = 3.0f;
     ffn_forward(&p, x, hid, y, N);
     ffn_forward(&p, xp, hid, yp, N);
     for (int i = 0; i < N; i++) {
