@@ -9,6 +9,8 @@
 // variant against the sequence length: multiply-adds and bytes counted exactly
 // (deterministic), and wall-clock time measured on this machine (the only
 // section, "measured ...", and data files, measured_*.dat, that vary by run).
+//
+// Test args: --max-dense 256
 
 #include <math.h>
 #include <stdio.h>
