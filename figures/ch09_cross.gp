@@ -7,6 +7,7 @@ fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'
 @heatmap_style
+set size ratio 1   # both panels square (the left has one column more: </s>)
 set cbrange [0:1]
 unset colorbox
 set tics scale 0 font ',8'
@@ -23,7 +24,7 @@ set xlabel 'source word' font ',10'
 plot data.'cross_long.dat' matrix rowheaders columnheaders using 1:2:3 \
      with image pixels notitle
 set title 'GRU + additive attention (chapter 8)' font ',11'
-unset ylabel
+set ylabel ' ' font ',10'   # the same room as the left label: panels of one size
 plot alldata.'ch08_seq2seq/align_long.dat' matrix rowheaders columnheaders \
      using 1:2:3 with image pixels notitle
 unset multiplot
