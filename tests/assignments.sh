@@ -74,13 +74,24 @@ for t in r["tests"]:
     if t["name"].startswith(sys.argv[2] + ":"): print(t["score"], t["output"].split()[0])' "$1" "$2"
 }
 
+# Every chapter's solution (the task files of the book's own library) and its
+# untouched stubs, graded two at a time: a grading runs one test after another,
+# and the machine has a core for each.
+n_jobs=$(nproc 2>/dev/null || echo 2)
 for c in $CHAPTERS; do
-  # The solution: the task files of the book's own library.
-  mkdir -p "$T/sol-$c"
+  mkdir -p "$T/sol-$c" "$T/stub-$c"
   for src in $(awk -F'\t' '$1 == "task" {print $3}' "tests/assignments/$c.tsv" | sort -u); do
     cp "$src" "$T/sol-$c/"
   done
-  autograde "$c" "$T/sol-$c" "$c-solution"
+  cp "$B/assignments/$c/grader/stubs/code/lib"/*/*.c "$T/stub-$c/"
+  for kind in solution stubs; do
+    [ $kind = solution ] && sub="$T/sol-$c" || sub="$T/stub-$c"
+    autograde "$c" "$sub" "$c-$kind" &
+    while [ "$(jobs -rp | wc -l)" -ge "$n_jobs" ]; do wait -n; done
+  done
+done
+wait
+for c in $CHAPTERS; do
   s=$(score "$(results "$c-solution")" 2>&1)
   if [ -n "$s" ] && [ "${s% *}" = "${s#* }" ] && [ "${s% *}" != 0 ]; then
     pass "$c: the solution scores full marks ($s) as nobody"
@@ -88,10 +99,6 @@ for c in $CHAPTERS; do
     fail "$c: the solution scores full marks" "score: $s
 $(head -c 3000 "$T/$c-solution/stdout")"
   fi
-  # The untouched stubs.
-  mkdir -p "$T/stub-$c"
-  cp "$B/assignments/$c/grader/stubs/code/lib"/*/*.c "$T/stub-$c/"
-  autograde "$c" "$T/stub-$c" "$c-stubs"
   s=$(score "$(results "$c-stubs")" 2>&1)
   if [ "${s% *}" = 0 ]; then pass "$c: untouched stubs score 0 ($s)"
   else fail "$c: untouched stubs score 0" "score: $s"; fi
