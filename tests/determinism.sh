@@ -15,18 +15,26 @@ ls "$B"/out/ch[0-9][0-9]_*.txt >/dev/null 2>&1 || { fail "the book build ran the
 unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip = 0 } !skip' "$1"; }
 
 configs=("gcc -O0" "gcc -O3 -march=native" "clang -O0" "clang -O2" "clang -O3 -march=native")
+n_jobs=$(nproc 2>/dev/null || echo 2)
+# compile_one DIR SOURCE CC FLAGS...: DIR/obj/SOURCE_WITH_UNDERSCORES.o, errors in DIR/err.*
+compile_one() {
+  local d=$1 c=$2 name; shift 2
+  name=$(echo "$c" | tr '/' '_')
+  "$@" -c "$c" -o "$d/obj/$name.o" 2>"$d/err.$name" || return 1
+  rm -f "$d/err.$name"
+}
+export -f compile_one
 libs=(code/lib/*/*.c)
 for cfg in "${configs[@]}"; do
   read -r cc opt <<< "$cfg"
   command -v "$cc" >/dev/null || { fail "$cc is installed" "run 'sudo make deps'"; continue; }
   d=$T/$(echo "$cfg" | tr -c 'a-zA-Z0-9\n' '_'); mkdir -p "$d/obj"
   flags="-std=c11 $opt -ffp-contract=off -Icode/lib"
-  ok=1
-  for c in "${libs[@]}"; do
-    o=$d/obj/$(echo "$c" | tr '/' '_').o
-    $cc $flags -c "$c" -o "$o" 2>"$d/err" || { ok=0; break; }
-  done
-  [ $ok = 1 ] || { fail "$cfg compiles the library" "$(head -n 5 "$d/err")"; continue; }
+  # the library's files compiled a core each at a time
+  if ! printf '%s\n' "${libs[@]}" | xargs -P "$n_jobs" -I{} bash -c 'compile_one "$@"' _ \
+       "$d" {} $cc $flags; then
+    fail "$cfg compiles the library" "$(cat "$d"/err.* 2>/dev/null | head -n 5)"; continue
+  fi
   for out in "$B"/out/ch[0-9][0-9]_*.txt; do
     p=$(basename "$out" .txt)
     if ! $cc $flags "code/$p.c" "$d"/obj/*.o -lm -o "$d/$p" 2>"$d/err"; then

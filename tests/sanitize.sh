@@ -3,7 +3,8 @@
 set -u
 B=$1
 . tests/tap.sh
-make --no-print-directory -s B="$B" sanitize >&2 || { fail "sanitizer build"; exit 0; }
+make --no-print-directory -s -j"$(nproc 2>/dev/null || echo 2)" B="$B" sanitize >&2 \
+  || { fail "sanitizer build"; exit 0; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
