@@ -53,6 +53,10 @@ Test(ffn, shapes_and_no_writes_outside) {
     float x[N * D], hid[N * F + PAD], y[N * D + PAD];
     rng_fill_normal(&rng, x, N * D, 0.0f, 1.0f);
     for (int i = 0; i < PAD; i++) hid[N * F + i] = y[N * D + i] = 12345.0f;
+    // NaN in every output cell first: a forward that leaves one unwritten fails
+    // the finiteness checks below (a fresh stack would hold zeros, which pass).
+    for (int i = 0; i < N * F; i++) hid[i] = NAN;
+    for (int i = 0; i < N * D; i++) y[i] = NAN;
     ffn_forward(&p, x, hid, y, N);
     for (int i = 0; i < PAD; i++) {
         cr_assert_float_eq(hid[N * F + i], 12345.0f, 0.0f);
