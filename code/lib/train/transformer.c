@@ -149,7 +149,7 @@ struct tf_work {
     dec_cache_t dec[TF_MAX_LAYERS];
     float *logits, *probs;               // (B U, Vt)
     // backward scratch
-    float *dlogits, *dy, *dx, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid, *dsrc;
+    float *dlogits, *dy, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid;
     float *wt;                           // a transposed weight matrix
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
@@ -190,9 +190,9 @@ static long work_layout(struct tf_work *w, const tf_config_t *c, float *mem) {
     long r = rs > rt ? rs : rt;
     TAKE(w->logits, rt * c->v_tgt), TAKE(w->probs, rt * c->v_tgt);
     TAKE(w->dlogits, rt * c->v_tgt);
-    TAKE(w->dy, r * d), TAKE(w->dx, r * d), TAKE(w->denc, rs * d), TAKE(w->dh, r * d);
+    TAKE(w->dy, r * d), TAKE(w->denc, rs * d), TAKE(w->dh, r * d);
     TAKE(w->ds, r * d), TAKE(w->dq, r * d), TAKE(w->dk, r * d), TAKE(w->dv, r * d);
-    TAKE(w->dctx, r * d), TAKE(w->dhid, r * f), TAKE(w->dsrc, rs * d);
+    TAKE(w->dctx, r * d), TAKE(w->dhid, r * f);
     long wmax = d * (f > d ? f : d);
     TAKE(w->wt, wmax > d * c->v_tgt ? wmax : d * c->v_tgt);
     TAKE(w->step_x, 7 * b * d + b * c->v_tgt + b * f), TAKE(w->step_a, n_pe);
@@ -464,7 +464,7 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 // it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
 // dxkv (rk, d) += (the key and value paths). dxq may equal dxkv
 // (self-attention). xq, xkv: the sub-layer's inputs.
-static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cache_t *c,
+static void attn_backward(const mha_params_t *p, const mha_params_t *g, const att_cache_t *c,
                           const float *xq, int rq, const float *xkv, int rk, int b,
                           int tq, int tk, int h, int causal, const float *dout,
                           float *dxq, float *dxkv, tf_work_t *w) {
@@ -487,7 +487,7 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
 }
 
 // Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
-static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g, const float *x,
+static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, const float *x,
                               const float *hid, const float *ds, float *dx, int rows,
                               tf_work_t *w) {
     int d = p->d_model, f = p->d_ff;
@@ -504,7 +504,7 @@ static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g, const floa
 }
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
-static int ln_backward(const layernorm_params_t *ln, layernorm_params_t *g, const float *s,
+static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g, const float *s,
                        const float *dy, float *ds, int rows) {
     memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
     return layernorm_backward(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
@@ -528,7 +528,7 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
     const float *enc = enc_out(c, w);
     for (int l = c->n_dec - 1; l >= 0; l--) {
         const decoder_block_t *blk = &p->dec[l];
-        decoder_block_t *gb = (decoder_block_t *)&g->dec[l];
+        const decoder_block_t *gb = &g->dec[l];
         const dec_cache_t *e = &w->dec[l];
         const float *x = l ? w->dec[l - 1].y : w->x_tgt;
         bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt);
@@ -548,7 +548,7 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
     memcpy(w->dy, w->denc, (size_t)rs * d * sizeof(float));
     for (int l = c->n_enc - 1; l >= 0; l--) {
         const encoder_block_t *blk = &p->enc[l];
-        encoder_block_t *gb = (encoder_block_t *)&g->enc[l];
+        const encoder_block_t *gb = &g->enc[l];
         const enc_cache_t *e = &w->enc[l];
         const float *x = l ? w->enc[l - 1].y : w->x_src;
         bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs);
