@@ -35,36 +35,9 @@ float tiled_exp(float x) {
     return x != x ? x : exp_nonpositive(x);
 }
 
-// snippet: tiled_exp2
-// 2^t for t <= 0, the exp the kernel uses: exp(s - max) = 2^((s - max) log2(e)),
-// and 2^t needs no second constant to reduce its range. 2^t = 2^k 2^r with k = round(t), |r| <= 1/2;
-// 2^r is a degree-5 polynomial fitted on [-1/2, 1/2] (relative error 1.9e-7
-// with float rounding). Adding 1.5 * 2^23 + 127 rounds t and leaves k + 127 in
-// the low bits of the sum; shifted into the exponent field they are 2^k. t below
-// -127 is clamped there and gives 0 (2^k with k + 127 = 0 is zero).
-static inline float exp2_nonpositive(float t) {
-    const float tc = t < -127.0f ? -127.0f : t;     // NaN passes through
-    const float shifter = 12582912.0f + 127.0f;     // 1.5 * 2^23 + 127
-    const float y = tc + shifter;
-    const float kf = y - shifter;                   // round(tc)
-    const float r = tc - kf;                        // in [-1/2, 1/2]
-    float p = 1.321867225e-03f;                     // fitted with the constant term
-    p = p * r + 9.671698324e-03f;                   // held at 1, so 2^0 is exactly 1
-    p = p * r + 5.550893024e-02f;
-    p = p * r + 2.402223796e-01f;
-    p = p * r + 6.931468844e-01f;
-    p = p * r + 1.0f;
-    uint32_t bits;
-    memcpy(&bits, &y, sizeof bits);
-    bits <<= 23;                                    // (k + 127) into the exponent
-    float two_k;
-    memcpy(&two_k, &bits, sizeof two_k);
-    return p * two_k;
-}
-// end snippet
 
 float tiled_exp2(float t) {
-    return t > 0.0f ? 1.0f : exp2_nonpositive(t);
+    return t > 0.0f ? 1.0f : tile_exp2(t);
 }
 
 size_t tiled_workspace_bytes(int d_k, int d_v) {
@@ -122,13 +95,13 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
             for (int u = 1; u < 16; u++) mx = part_max[u] > mx ? part_max[u] : mx;
             for (int j = 0; j < TILED_BK; j += 16)
                 for (int u = 0; u < 16; u++) {
-                    const float p = exp2_nonpositive((si[j + u] - mx) * log2e);
+                    const float p = tile_exp2((si[j + u] - mx) * log2e);
                     si[j + u] = p;
                     part_sum[u] += p;
                 }
             float sum = 0.0f;
             for (int u = 0; u < 16; u++) sum += part_sum[u];
-            alpha[i] = exp2_nonpositive((row_max[i] - mx) * log2e);   // first tile: 0
+            alpha[i] = tile_exp2((row_max[i] - mx) * log2e);   // first tile: 0
             row_sum[i] = row_sum[i] * alpha[i] + sum;
             row_max[i] = mx;
         }
