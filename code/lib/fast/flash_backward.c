@@ -95,9 +95,9 @@ int flash_attention_backward(const float *q, const float *k, const float *v,
         return -1;
     }
     for (size_t i = 0; i < (size_t)h * n; i++) {
-        float s = 0.0f;
-        for (int c = 0; c < d_v; c++) s += dout[i * d_v + c] * out[i * d_v + c];
-        dd[i] = s;
+        double s = 0.0;                                 // in double: every ds
+        for (int c = 0; c < d_v; c++) s += (double)dout[i * d_v + c] * out[i * d_v + c];
+        dd[i] = (float)s;                               // of the row subtracts it
     }
     memset(dq, 0, sizeof(float) * nq);
     const int blocks = (m + BK - 1) / BK;
