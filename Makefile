@@ -439,37 +439,10 @@ DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
-# make bench: exact attention against PyTorch + OpenBLAS, and the build's own
-# time budget. Never part of make test: it measures. Its own flags (the book's
-# programs keep theirs, which make their printed numbers the same everywhere).
-
-BENCH_CFLAGS := -std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra -Werror
-BENCH_SRCS   := code/bench/bench_attention.c $(filter-out code/lib/program/%,$(LIB_SRCS))
-PY3          := /usr/bin/python3
-
-$(B)/bench/bench_attention: $(BENCH_SRCS) $(wildcard code/lib/*/*.h)
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-
-bench: $(B)/bench/bench_attention
-	@mkdir -p $(B)/bench
-	@{ echo "machine: $$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)," \
-	    "$$(nproc) cores; $$($(CC) --version | head -n1); C flags: $(BENCH_CFLAGS)"; \
-	  echo "PyTorch $$($(PY3) -c 'import torch; print(torch.__version__)'), BLAS:" \
-	    "$$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo unknown)"; \
-	} > $(B)/bench/machine.txt
-	@echo "bench: C kernels (a few minutes) ..."
-	$(Q)$(B)/bench/bench_attention > $(B)/bench/c.tsv.tmp && mv $(B)/bench/c.tsv.tmp $(B)/bench/c.tsv
-	@echo "bench: PyTorch and sgemm on the same shapes ..."
-	$(Q)for t in 1 2; do OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t \
-	  $(PY3) code/bench/torch_anchor.py --threads $$t || exit 1; done > $(B)/bench/torch.tsv.tmp \
-	  && mv $(B)/bench/torch.tsv.tmp $(B)/bench/torch.tsv
-	@echo "bench: the build's own budget (clean make -j2 of a copy of the tree) ..."
-	$(Q)code/bench/build_budget.sh $(B)/bench/budget.tsv
-	$(Q)$(PY3) code/bench/report.py $(B)/bench/c.tsv $(B)/bench/torch.tsv \
-	  $(B)/bench/budget.tsv $(B)/bench/machine.txt > $(B)/bench/report.txt.tmp \
-	  && mv $(B)/bench/report.txt.tmp $(B)/bench/report.txt && cat $(B)/bench/report.txt
+# make bench: the fast kernels against PyTorch + OpenBLAS, and the build's own
+# time budget (code/bench/bench.sh). Never part of make test: it measures.
+bench:
+	code/bench/bench.sh $(B)
 
 # --------------------------------------------------------------------------
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
