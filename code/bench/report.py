@@ -51,9 +51,11 @@ def main(argv):
            + ", ".join(f"{t} thread{'s' if t > 1 else ''} {g:.1f} GFLOP/s"
                        for t, g in sorted(sgemm.items())), ""]
     out += ["columns: GFLOP/s of each kernel (causal: counted as if unmasked, so its",
-            "figure over tiled's is its speed-up; fwd_bwd: 12 n^2 d), then tiled's ratios",
+            "figure over tiled's is its speed-up; fwd_bwd: 12 n^2 d), then tiled's",
+            "ratios",
             ""]
-    head = f"{'n':>5} {'d':>4} {'thr':>3} " + " ".join(f"{k[:13]:>13}" for k in kernels) \
+    head = f"{'n':>5} {'d':>4} {'thr':>3} " \
+        + " ".join(f"{k[:13]:>13}" for k in kernels) \
         + f" {'tiled/torch':>11} {'tiled/sgemm':>11} {'tiled mem':>9} {'std mem':>8}"
     out += ["GFLOP/s", head, "-" * len(head)]
     for (n, d, th) in sorted(by, key=lambda x: (x[1], x[2], x[0])):
@@ -105,8 +107,9 @@ def main(argv):
               [(f"n={n}", ratio(g("tiled_causal", n, 1, d), g("torch_causal", n, 1, d)))
                for n in ns], 0.0)
         every(f"3. forward + backward >= PyTorch autograd, n >= 1024, d = {d}",
-              [(f"n={n}", ratio(g("flash_fwd_bwd", n, 1, d), g("torch_fwd_bwd", n, 1, d)))
-               for n in ns if n >= 1024], 1.0)
+              [(f"n={n}", ratio(g("flash_fwd_bwd", n, 1, d),
+                                g("torch_fwd_bwd", n, 1, d))) for n in ns if n >= 1024],
+              1.0)
     for k in ("tiled", "flash_fwd_bwd"):
         mem = {n: by[(n, 64, 1)][k]["extra"] for (n, d, th) in by
                if d == 64 and th == 1 and k in by[(n, 64, 1)]}

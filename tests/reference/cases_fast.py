@@ -53,9 +53,10 @@ def make(rng, h, n, m, d_k, d_v, with_dout, spread):
 TABLE = [
     Fn("tiled_attention", dict(h=(2, 3), n=(64, 300), m=(64, 300), d_k=(32, 128),
                                d_v=(32, 128)),
-       lambda rng, h, n, m, d_k, d_v: make(rng, h, n, m, d_k, d_v, False, 2.0), ref_tiled),
-    Fn("flash_attention_backward", dict(h=(2, 2), n=(48, 256), m=(48, 256), d_k=(32, 64),
-                                        d_v=(32, 64)),
+       lambda rng, h, n, m, d_k, d_v: make(rng, h, n, m, d_k, d_v, False, 2.0),
+       ref_tiled),
+    Fn("flash_attention_backward", dict(h=(2, 2), n=(48, 256), m=(48, 256),
+                                        d_k=(32, 64), d_v=(32, 64)),
        lambda rng, h, n, m, d_k, d_v: make(rng, h, n, m, d_k, d_v, True, 1.0),
        ref_backward),
 ]

@@ -16,8 +16,8 @@ FN(flash_attention_backward) {
     float *lse = out + (size_t)h * n * I(4);
     if (tiled_attention(IN(0), IN(1), IN(2), out, lse, h, n, I(2), I(3), I(4), I(5)))
         return -1;
-    return flash_attention_backward(IN(0), IN(1), IN(2), out, IN(3), lse, OUT(0), OUT(1),
-                                    OUT(2), h, n, I(2), I(3), I(4), I(5));
+    return flash_attention_backward(IN(0), IN(1), IN(2), out, IN(3), lse, OUT(0),
+                                    OUT(1), OUT(2), h, n, I(2), I(3), I(4), I(5));
 }
 
 const ref_entry REF_fns_fast[] = {

@@ -98,8 +98,8 @@ Test(flash_backward, refuses_bad_sizes) {
     const int bad[3][5] = {{0, 1, 1, 1, 1}, {1, 1, 0, 1, 1}, {1, 1, 1, 1, 0}};
     for (int b = 0; b < 3; b++)
         cr_assert_eq(flash_attention_backward(x, x, x, x, x, x, g, g, g, bad[b][0],
-                                              bad[b][1], bad[b][2], bad[b][3], bad[b][4],
-                                              b == 2),
+                                              bad[b][1], bad[b][2], bad[b][3],
+                                              bad[b][4], b == 2),
                      -1);
     for (int i = 0; i < 4; i++) cr_assert_eq(g[i], 7.0f);
 }
