@@ -20,13 +20,13 @@ static size_t work_floats(int d_k, int d_v) {
     return (size_t)(d_k + d_v) * BK + 4 * (size_t)BQ * BK + (size_t)BK * (d_k + d_v);
 }
 
-size_t flash_backward_bytes(int h, int n, int d_k, int d_v, int threads) {
-    return sizeof(float) * ((size_t)h * n + (size_t)threads * work_floats(d_k, d_v) +
-                            (size_t)(threads - 1) * h * n * d_k);
-}
-
 // One block of bk <= BK keys, rows j0 .. j0 + bk - 1 of one head: its dk and dv
-// rows, and its share of dq (added into dq_part).
+// rows, and its share of dq (added into dq_part). q (n, d_k), k (m, d_k),
+// v (m, d_v), dout (n, d_v), lse and dd (n) -> dk, dv rows j0.., dq_part += .
+// Inverts, tile by tile, the forward's (fast/tiled.c, tiled_block)
+//   tile_mm(s, qs, kt + (size_t)j0 * d_k, ...);            s = q k^T / sqrt(d_k)
+//   const float p = tile_exp2((si[j + u] - mx) * log2e);   p = exp(s - max) / sum
+//   tile_mm(acc, s, v + (size_t)j0 * d_v, ...);            out = p v
 // snippet: flash_key_block
 static void key_block(const float *q, const float *k, const float *v, const float *dout,
                       const float *lse, const float *dd, float *dq_part, float *dk,

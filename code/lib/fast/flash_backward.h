@@ -20,11 +20,8 @@
 
 enum { FLASH_BQ = 64, FLASH_BK = 64 };
 
-// Bytes of working memory flash_attention_backward uses, beyond inputs and
-// outputs, with the given number of threads: O(h n) for D and, for each thread
-// past the first, one copy of dq (h, n, d_k); the rest is fixed per thread.
-size_t flash_backward_bytes(int h, int n, int d_k, int d_v, int threads);
-
+// Working memory beyond inputs and outputs: D (h n floats), per thread a fixed
+// set of tiles, and for each thread past the first one copy of dq: O(n).
 // q (h, n, d_k), k (h, m, d_k), v (h, m, d_v), out (h, n, d_v), dout (h, n, d_v),
 // lse (h, n) -> dq (h, n, d_k), dk (h, m, d_k), dv (h, m, d_v)
 //   gradients of out = softmax(q k^T / sqrt(d_k)) v (causal: key j seen by query
