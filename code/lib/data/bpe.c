@@ -88,7 +88,8 @@ static int build_bytes(bpe_t *b) {
         if (id < BPE_BYTES) {
             dst[0] = (unsigned char)id;
         } else {
-            int l = b->merges[2 * (id - BPE_BYTES)], r = b->merges[2 * (id - BPE_BYTES) + 1];
+            const int *pair = b->merges + 2 * (id - BPE_BYTES);
+            int l = pair[0], r = pair[1];
             memcpy(dst, b->bytes + b->off[l], (size_t)b->len[l]);
             memcpy(dst + b->len[l], b->bytes + b->off[r], (size_t)b->len[r]);
         }
@@ -103,17 +104,20 @@ int bpe_train(bpe_t *b, const unsigned char *text, size_t n, int vocab) {
         (n > 0 && !text))
         return -1;
     int m_max = vocab - BPE_BYTES;
-    size_t want = 4 * n < 2 * (size_t)vocab * vocab ? 4 * n : 2 * (size_t)vocab * vocab;
+    size_t all = 2 * (size_t)vocab * vocab;        // twice every possible pair
+    size_t want = 4 * n < all ? 4 * n : all;
     size_t cap = 1024;
     while (cap < want) cap *= 2;
-    pairs_t pairs = {malloc(cap * sizeof(uint32_t)), calloc(cap, sizeof(long)), cap - 1};
+    pairs_t pairs = {malloc(cap * sizeof(uint32_t)), calloc(cap, sizeof(long)),
+                     cap - 1};
     int *s = malloc((n ? n : 1) * sizeof(int));
     b->merges = malloc((size_t)(m_max ? 2 * m_max : 1) * sizeof(int));
     b->counts = malloc((size_t)(m_max ? m_max : 1) * sizeof(long));
     b->len = malloc((size_t)vocab * sizeof(int));
     b->off = malloc((size_t)vocab * sizeof(long));
-    int rc = (pairs.key && pairs.count && s && b->merges && b->counts && b->len && b->off)
-                 ? 0 : -1;
+    int rc = pairs.key && pairs.count && s && b->merges && b->counts && b->len && b->off
+                 ? 0
+                 : -1;
     if (rc == 0) {
         memset(pairs.key, 0xff, cap * sizeof(uint32_t));
         long t = (long)n;
@@ -126,7 +130,8 @@ int bpe_train(bpe_t *b, const unsigned char *text, size_t n, int vocab) {
             for (size_t i = 0; i <= pairs.mask; i++)
                 if (pairs.key[i] != EMPTY &&
                     (pairs.count[i] > best_count ||
-                     (pairs.count[i] == best_count && best != EMPTY && pairs.key[i] < best))) {
+                     (pairs.count[i] == best_count && best != EMPTY &&
+                      pairs.key[i] < best))) {
                     best = pairs.key[i];
                     best_count = pairs.count[i];
                 }
