@@ -24,6 +24,7 @@ Test(bpe, textbook_example_by_hand) {
     for (int i = 0; i < 6; i++) cr_assert_eq(b.merges[i], merges[i], "merges[%d]", i);
     for (int i = 0; i < 3; i++) cr_assert_eq(b.counts[i], counts[i], "counts[%d]", i);
     int tok[11], len;
+    cr_assert_eq(b.train_tokens, 5);
     cr_assert_eq(bpe_encode(&b, (const unsigned char *)s, 11, tok), 5);
     const int want[5] = {258, 'd', 258, 'a', 'c'};
     for (int i = 0; i < 5; i++) cr_assert_eq(tok[i], want[i], "tok[%d]", i);
@@ -129,6 +130,9 @@ Test(bpe, whole_corpus_round_trips_and_compresses) {
     cr_assert_eq(b.vocab, BPE_DEFAULT_VOCAB);
     int *tok = malloc(c.n * sizeof(int));
     unsigned char *back = malloc(c.n);
+    // Encoding replays every merge, so the training text encodes to the
+    // length training ended with.
+    cr_assert_eq(bpe_encode(&b, s.train, s.n_train, tok), b.train_tokens);
     long t = bpe_encode(&b, c.text, c.n, tok);
     cr_assert_eq(bpe_decode(&b, tok, t, back, c.n), (long)c.n);
     cr_assert_eq(memcmp(back, c.text, c.n), 0, "encode then decode changed the corpus");

@@ -20,12 +20,13 @@ Test(corpus, fnv1a64_test_vectors) {
 }
 
 Test(corpus, records_end_after_a_percent_line) {
-    // "a\n%\nb%\n%\nc" -> "a\n%\n", "b%\n%\n" (a '%' inside a line is text), "c".
-    const unsigned char *t = (const unsigned char *)"a\n%\nb%\n%\nc";
+    // "a\n%\nb%\n%d\n%\nc" -> "a\n%\n", "b%\n%d\n%\n" (a '%' in a longer line
+    // is text, at its start too), "c".
+    const unsigned char *t = (const unsigned char *)"a\n%\nb%\n%d\n%\nc";
     size_t n = strlen((const char *)t);
     cr_assert_eq(corpus_next_record(t, n, 0), 4);
-    cr_assert_eq(corpus_next_record(t, n, 4), 9);
-    cr_assert_eq(corpus_next_record(t, n, 9), n);
+    cr_assert_eq(corpus_next_record(t, n, 4), 12);
+    cr_assert_eq(corpus_next_record(t, n, 12), n);
     cr_assert_eq(corpus_next_record(t, n, n), n);
 }
 
@@ -106,6 +107,17 @@ Test(corpus, split_by_record_is_seeded_and_complete) {
         corpus_split_free(&s3);
     }
     cr_assert(differs);
+    int held_ever[10] = {0};                              // over 40 seeds: always 3
+    for (uint64_t seed = 0; seed < 40; seed++) {          // held, each record some time
+        corpus_split(&c, 0.3, seed, &s3);
+        cr_assert_eq(s3.held_records, 3, "seed %d", (int)seed);
+        assert_split_is_partition(&c, &s3);
+        for (int r = 0; r < 10; r++)
+            for (size_t i = 0; i + 1 < s3.n_held; i++)
+                held_ever[r] |= s3.held[i] == 'r' && s3.held[i + 1] == '0' + r;
+        corpus_split_free(&s3);
+    }
+    for (int r = 0; r < 10; r++) cr_assert(held_ever[r], "record %d never held out", r);
     corpus_split_free(&s);
     corpus_split_free(&s2);
     cr_assert_eq(corpus_split(&c, 1.5, 1, &s), CORPUS_BAD_ARG);

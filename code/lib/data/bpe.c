@@ -143,6 +143,7 @@ int bpe_train(bpe_t *b, const unsigned char *text, size_t n, int vocab) {
             t = merge_pass(s, t, a, c, z, &pairs);
         }
         b->vocab = BPE_BYTES + m;
+        b->train_tokens = t;
         rc = build_bytes(b);
     }
     free(pairs.key);

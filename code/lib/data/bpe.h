@@ -20,6 +20,8 @@ typedef struct {
     int vocab;             // V actually learned (<= the V asked for)
     int *merges;           // (V - 256, 2): token 256 + i is merges[2i], merges[2i+1]
     long *counts;          // (V - 256,): occurrences of that pair when it was merged
+                           // (overlaps counted: "aaa" holds (a, a) twice)
+    long train_tokens;     // T of the training text after the last merge
     int *len;              // (V,): bytes each token stands for
     long *off;             // (V,): where they start in bytes
     unsigned char *bytes;  // every token's bytes, back to back
