@@ -60,13 +60,15 @@ Test(swiglu, backward_matches_finite_differences_and_accumulates) {
     swiglu_params_t g = {.C = SC, .F = SF, .w1 = gw1, .w3 = gw3, .w2 = gw2};
     float out[SN * SC], act[SN * 3 * SF];
     swiglu_forward(&p, out, act, c.x, SN);
-    swiglu_backward(&p, &g, dx, c.r, c.x, act, SN);
+    float scratch[2 * SN * SF];
+    cr_assert_eq(swiglu_scratch_floats(&p, SN), 2 * SN * SF);
+    swiglu_backward(&p, &g, dx, c.r, c.x, act, SN, scratch);
     check_grad_eps("dx", c.x, dx, SN * SC, sw_loss, &c, 1e-2f);
     check_grad_eps("dw1", c.w1, gw1, SC * SF, sw_loss, &c, 1e-2f);
     check_grad_eps("dw3", c.w3, gw3, SC * SF, sw_loss, &c, 1e-2f);
     check_grad_eps("dw2", c.w2, gw2, SF * SC, sw_loss, &c, 1e-2f);
     float keep[SC * SF];
     memcpy(keep, gw1, sizeof keep);
-    swiglu_backward(&p, &g, NULL, c.r, c.x, act, SN);          // adds a second copy
+    swiglu_backward(&p, &g, NULL, c.r, c.x, act, SN, scratch);   // adds a second copy
     for (int i = 0; i < SC * SF; i++) cr_assert_float_eq(gw1[i], 2 * keep[i], 1e-5);
 }

@@ -28,16 +28,20 @@ void rmsnorm_backward(float *dx, float *dw, const float *dout, const float *x,
         float r = rstd[n];
         // in the forward pass this was: out_n[i] = x_n[i] * r * w[i];
         // with r = (mean(x^2) + eps)^(-1/2), so dr/dx_j = -r^3 x_j / C
-        double dot = 0.0;                       // sum_i dout_i w_i x_i
-        for (int i = 0; i < C; i++) {
-            dot += (double)dout_n[i] * w[i] * x_n[i];
-            dw[i] += dout_n[i] * x_n[i] * r;    // accumulates
-        }
         if (!dx) continue;
+        double dot = 0.0;                       // sum_i dout_i w_i x_i
+        for (int i = 0; i < C; i++) dot += (double)dout_n[i] * w[i] * x_n[i];
         float *dx_n = dx + (long)n * C;
         double k = dot * r * r * r / C;
         for (int i = 0; i < C; i++)
             dx_n[i] += (float)(r * w[i] * dout_n[i] - k * x_n[i]);   // accumulates
+    }
+    // dw_i = sum over rows of dout_i x_i r, in double one feature at a time
+    for (int i = 0; i < C; i++) {
+        double s = 0.0;
+        for (int n = 0; n < N; n++)
+            s += (double)dout[(long)n * C + i] * x[(long)n * C + i] * rstd[n];
+        dw[i] += (float)s;                      // accumulates
     }
 }
 // end snippet

@@ -18,7 +18,8 @@ int rmsnorm_forward(float *out, float *rstd, const float *x, const float *w, int
 
 // Gradients of rmsnorm_forward from dout (N, C), its input x (N, C), w (C,)
 // and the rstd (N,) it kept. Accumulates (+=) into dx (N, C) and dw (C,);
-// dx may be NULL. dx must not overlap x or dout. N or C <= 0: nothing.
+// dx may be NULL. dx must not overlap x or dout. N or C <= 0: nothing. Sums
+// over rows and features run in double.
 void rmsnorm_backward(float *dx, float *dw, const float *dout, const float *x,
                       const float *w, const float *rstd, int N, int C);
 

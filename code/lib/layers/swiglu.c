@@ -31,36 +31,57 @@ void swiglu_forward(const swiglu_params_t *p, float *out, float *act, const floa
 }
 // end snippet
 
+long swiglu_scratch_floats(const swiglu_params_t *p, int N) {
+    return N > 0 ? 2L * N * p->F : 0;
+}
+
 // snippet: swiglu_backward
 void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
-                     const float *dout, const float *x, const float *act, int N) {
+                     const float *dout, const float *x, const float *act, int N,
+                     float *scratch) {
     int C = p->C, F = p->F;
+    if (N <= 0) return;
+    float *da = scratch, *db = scratch + (long)N * F;     // (N, F) each
     for (int n = 0; n < N; n++) {
-        const float *x_n = x + (long)n * C, *dout_n = dout + (long)n * C;
-        const float *a = act + (long)n * 3 * F, *b = a + F, *h = b + F;
+        const float *dout_n = dout + (long)n * C;
+        const float *a = act + (long)n * 3 * F, *b = a + F;
         for (int f = 0; f < F; f++) {
             // in the forward pass this was: out_n[c] += h[f] * p->w2[f * C + c];
-            const float *w2_f = p->w2 + (long)f * C;
-            float *gw2_f = g->w2 + (long)f * C;
             double dh = 0.0;
-            for (int c = 0; c < C; c++) {
-                dh += (double)dout_n[c] * w2_f[c];
-                gw2_f[c] += h[f] * dout_n[c];                   // accumulates
-            }
+            for (int c = 0; c < C; c++)
+                dh += (double)dout_n[c] * p->w2[(long)f * C + c];
             // in the forward pass this was: h[f] = a[f] * sigmoid(a[f]) * b[f];
             float s = sigmoid(a[f]);
-            float da = (float)(dh * b[f] * s * (1.0f + a[f] * (1.0f - s)));
-            float db = (float)(dh * a[f] * s);
-            // in the forward pass this was: a[f] += x_n[c] * p->w1[c * F + f];
-            //                               b[f] += x_n[c] * p->w3[c * F + f];
-            for (int c = 0; c < C; c++) {
-                g->w1[(long)c * F + f] += x_n[c] * da;          // accumulates
-                g->w3[(long)c * F + f] += x_n[c] * db;          // accumulates
-                if (dx)
-                    dx[(long)n * C + c] +=
-                        p->w1[(long)c * F + f] * da + p->w3[(long)c * F + f] * db;
-            }
+            da[(long)n * F + f] = (float)(dh * b[f] * s * (1.0f + a[f] * (1.0f - s)));
+            db[(long)n * F + f] = (float)(dh * a[f] * s);
         }
     }
+    for (int f = 0; f < F; f++)                 // dW_2 = h^T dout
+        for (int c = 0; c < C; c++) {
+            double s = 0.0;
+            for (int n = 0; n < N; n++)
+                s += (double)act[(long)n * 3 * F + 2 * F + f] * dout[(long)n * C + c];
+            g->w2[(long)f * C + c] += (float)s;             // accumulates
+        }
+    // in the forward pass this was: a[f] += x_n[c] * p->w1[c * F + f];
+    //                               b[f] += x_n[c] * p->w3[c * F + f];
+    for (int c = 0; c < C; c++)                 // dW_1 = x^T da, dW_3 = x^T db
+        for (int f = 0; f < F; f++) {
+            double s1 = 0.0, s3 = 0.0;
+            for (int n = 0; n < N; n++) {
+                s1 += (double)x[(long)n * C + c] * da[(long)n * F + f];
+                s3 += (double)x[(long)n * C + c] * db[(long)n * F + f];
+            }
+            g->w1[(long)c * F + f] += (float)s1;            // accumulates
+            g->w3[(long)c * F + f] += (float)s3;            // accumulates
+        }
+    for (int n = 0; n < N && dx; n++)           // dx = da W_1^T + db W_3^T
+        for (int c = 0; c < C; c++) {
+            double s = 0.0;
+            for (int f = 0; f < F; f++)
+                s += (double)p->w1[(long)c * F + f] * da[(long)n * F + f] +
+                     (double)p->w3[(long)c * F + f] * db[(long)n * F + f];
+            dx[(long)n * C + c] += (float)s;                // accumulates
+        }
 }
 // end snippet
