@@ -14,7 +14,8 @@
 
 #include <stddef.h>
 
-enum { BPE_BYTES = 256, BPE_DEFAULT_VOCAB = 512, BPE_MAX_VOCAB = 1 << 16 };
+// BPE_MAX_VOCAB keeps every pair key (a << 16 | b) below the empty-slot marker.
+enum { BPE_BYTES = 256, BPE_DEFAULT_VOCAB = 512, BPE_MAX_VOCAB = (1 << 16) - 1 };
 
 typedef struct {
     int vocab;             // V actually learned (<= the V asked for)
