@@ -21,7 +21,7 @@ int gqa_forward(const gqa_shape_t *s, float *out, float *att, const float *q,
     if (gqa_check(s)) return -1;
     int T = s->T, NH = s->NH, NKV = s->NKV, HS = s->HS, group = NH / NKV;
     long qC = (long)NH * HS, kvC = (long)NKV * HS;
-    float scale = 1.0f / sqrtf((float)HS);
+    float scale = HS > 0 ? 1.0f / sqrtf((float)HS) : 0.0f;   // HS = 0: scores 0
     for (int b = 0; b < s->B; b++)
         for (int h = 0; h < NH; h++) {
             int hk = h / group;                         // the shared key/value head
@@ -62,7 +62,7 @@ int gqa_backward(const gqa_shape_t *s, float *dq, float *dk, float *dv,
     if (gqa_check(s)) return -1;
     int T = s->T, NH = s->NH, NKV = s->NKV, HS = s->HS, group = NH / NKV;
     long qC = (long)NH * HS, kvC = (long)NKV * HS;
-    float scale = 1.0f / sqrtf((float)HS);
+    float scale = HS > 0 ? 1.0f / sqrtf((float)HS) : 0.0f;   // HS = 0: scores 0
     float *datt = scratch;                              // (T,) one row of dL/datt
     for (int b = 0; b < s->B; b++)
         for (int h = 0; h < NH; h++) {

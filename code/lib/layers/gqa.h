@@ -22,7 +22,8 @@ int gqa_check(const gqa_shape_t *s);
 // q (B, T, NH HS), k, v (B, T, NKV HS) -> out (B, T, NH HS), and att
 // (B, NH, T, T) = the causal softmax weights of every query head,
 // softmax(q k^T / sqrt(HS)) over t2 <= t (entries t2 > t are 0). Returns 0;
-// -1 (nothing written) if gqa_check fails. Size 0 writes nothing.
+// -1 (nothing written) if gqa_check fails. Size 0 writes nothing; HS = 0
+// gives scores 0 (uniform weights), not 0 x inf.
 // (torch: F.scaled_dot_product_attention needs 2.0; here
 //  softmax((q @ k.repeat_interleave(NH // NKV, 1).T) / sqrt(HS) + causal) @ v)
 int gqa_forward(const gqa_shape_t *s, float *out, float *att, const float *q,

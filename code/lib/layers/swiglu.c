@@ -12,6 +12,7 @@ static float sigmoid(float a) { return 1.0f / (1.0f + expf(-a)); }
 void swiglu_forward(const swiglu_params_t *p, float *out, float *act, const float *x,
                     int N) {
     int C = p->C, F = p->F;
+    if (C < 0 || F < 0) return;
     for (int n = 0; n < N; n++) {
         const float *x_n = x + (long)n * C;
         float *a = act + (long)n * 3 * F, *b = a + F, *h = b + F;
@@ -32,7 +33,7 @@ void swiglu_forward(const swiglu_params_t *p, float *out, float *act, const floa
 // end snippet
 
 long swiglu_scratch_floats(const swiglu_params_t *p, int N) {
-    return N > 0 ? 2L * N * p->F : 0;
+    return N > 0 && p->F > 0 ? 2L * N * p->F : 0;
 }
 
 // snippet: swiglu_backward
@@ -40,7 +41,7 @@ void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
                      const float *dout, const float *x, const float *act, int N,
                      float *scratch) {
     int C = p->C, F = p->F;
-    if (N <= 0) return;
+    if (N <= 0 || C < 0 || F < 0) return;
     float *da = scratch, *db = scratch + (long)N * F;     // (N, F) each
     for (int n = 0; n < N; n++) {
         const float *dout_n = dout + (long)n * C;
