@@ -19,12 +19,15 @@ typedef struct {
     size_t mask;
 } pairs_t;
 
+// key -> the slot that holds it, or the empty slot where it would go (linear
+// probing from a multiplicative hash).
 static size_t slot(const pairs_t *p, uint32_t key) {
     size_t i = ((size_t)key * 0x9E3779B1u) & p->mask;
     while (p->key[i] != key && p->key[i] != EMPTY) i = (i + 1) & p->mask;
     return i;
 }
 
+// count of the pair (a, b) += delta, inserting the pair if it is new.
 static void pair_add(pairs_t *p, int a, int b, long delta) {
     uint32_t key = (uint32_t)a << 16 | (uint32_t)b;
     size_t i = slot(p, key);

@@ -4,12 +4,14 @@
 #include <math.h>
 #include <stdlib.h>
 
+// x (n,) -> 1 if every token is in 0..V-1.
 static int in_range(const int *x, long n, int V) {
     for (long i = 0; i < n; i++)
         if (x[i] < 0 || x[i] >= V) return 0;
     return 1;
 }
 
+// -> 1 if the arguments of ngram_*_bpb must be refused.
 static int bad(const int *train, long T, const int *held, long U, int V, long bytes) {
     return V < 1 || bytes < 1 || T < 0 || U < 0 || !in_range(train, T, V) ||
            !in_range(held, U, V);

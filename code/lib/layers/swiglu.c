@@ -6,6 +6,7 @@
 
 long swiglu_param_count(const swiglu_params_t *p) { return 3L * p->C * p->F; }
 
+// a -> 1 / (1 + exp(-a)), the gate's squashing function.
 static float sigmoid(float a) { return 1.0f / (1.0f + expf(-a)); }
 
 // snippet: swiglu_forward

@@ -5,6 +5,7 @@
 
 #include "position/rope.h"
 
+// -> 1 if rope_rows_* must refuse these sizes (negative, odd HS, base <= 0).
 static int bad(int T, int NH, int HS, double base) {
     return T < 0 || NH < 0 || HS < 0 || HS % 2 != 0 || !(base > 0.0);
 }
