@@ -40,6 +40,10 @@
 #include "layers/linear.h"
 #include "layers/multihead.h"
 #include "layers/qk_train.h"
+#include "layers/gqa.h"
+#include "layers/rmsnorm.h"
+#include "layers/swiglu.h"
+#include "layers/tied_embed.h"
 
 // ---------------------------------------------------------------------------
 // buffers of exactly the right size
@@ -527,6 +531,65 @@ static void sw_block_train(const int *s) {
     encoder_block_free(&e); encoder_block_free(&ge);
     decoder_block_free(&dec); decoder_block_free(&gd);
 }
+static void sw_rmsnorm(const int *s) {
+    int n = s[0], c = s[1];
+    float *x = fb(N2(n, c)), *w = fb(N1(c)), *out = fb(N2(n, c)), *rstd = fb(N1(n));
+    float *dx = fb(N2(n, c)), *dw = fb(N1(c));
+    cr_assert_eq(rmsnorm_forward(out, rstd, x, w, n, c, RMSNORM_EPS), 0);
+    fin(out, N2(n, c), "out");
+    rmsnorm_backward(dx, dw, out, x, w, rstd, n, c);
+    fin(dx, N2(n, c), "dx"); fin(dw, N1(c), "dw");
+    free(x); free(w); free(out); free(rstd); free(dx); free(dw);
+}
+static void sw_swiglu(const int *s) {
+    int n = s[0], c = s[1], f = s[2];
+    float *w1 = fb(N2(c, f)), *w3 = fb(N2(c, f)), *w2 = fb(N2(f, c));
+    float *g1 = fb(N2(c, f)), *g3 = fb(N2(c, f)), *g2 = fb(N2(f, c));
+    swiglu_params_t p = {c, f, w1, w3, w2}, g = {c, f, g1, g3, g2};
+    float *x = fb(N2(n, c)), *out = fb(N2(n, c)), *act = fb(N3(n, 3, f));
+    float *dx = fb(N2(n, c));
+    long ns = swiglu_scratch_floats(&p, n);
+    float *sc = fb(ns > 0 ? (size_t)ns : 0);
+    fin1((double)swiglu_param_count(&p), "params");
+    swiglu_forward(&p, out, act, x, n);
+    fin(out, N2(n, c), "out");
+    swiglu_backward(&p, &g, dx, out, x, act, n, sc);
+    fin(dx, N2(n, c), "dx"); fin(g1, N2(c, f), "dw1"); fin(g2, N2(f, c), "dw2");
+    free(w1); free(w3); free(w2); free(g1); free(g3); free(g2);
+    free(x); free(out); free(act); free(dx); free(sc);
+}
+static void sw_gqa(const int *s) {   // sizes T, NKV, heads per group, HS (B = 2)
+    gqa_shape_t sh = {2, s[0], s[1] * s[2], s[1], s[3]};
+    int ok = gqa_check(&sh) == 0;
+    size_t nq = ok ? N3(2, sh.T, sh.NH * sh.HS) : 0;
+    size_t nk = ok ? N3(2, sh.T, sh.NKV * sh.HS) : 0;
+    size_t na = ok ? N3(2 * sh.NH, sh.T, sh.T) : 0;
+    float *q = fb(nq), *k = fb(nk), *v = fb(nk), *out = fb(nq), *att = fb(na);
+    float *dq = fb(nq), *dk = fb(nk), *dv = fb(nk);
+    long ns = gqa_scratch_floats(&sh);
+    float *sc = fb(ns > 0 ? (size_t)ns : 0);
+    cr_assert_eq(gqa_forward(&sh, out, att, q, k, v), ok ? 0 : -1);
+    fin(out, nq, "out"); fin(att, na, "att");
+    cr_assert_eq(gqa_backward(&sh, dq, dk, dv, out, q, k, v, att, sc), ok ? 0 : -1);
+    fin(dq, nq, "dq"); fin(dk, nk, "dk"); fin(dv, nk, "dv");
+    fin1((double)gqa_kv_bytes_per_token(s[0], s[1], s[3], 4), "kv bytes");
+    free(q); free(k); free(v); free(out); free(att);
+    free(dq); free(dk); free(dv); free(sc);
+}
+static void sw_tied_embed(const int *s) {
+    int n = s[0], v = s[1], c = s[2];
+    float *wte = fb(N2(v, c)), *x = fb(N2(n, c)), *logits = fb(N2(n, v));
+    float *dx = fb(N2(n, c)), *dwte = fb(N2(v, c));
+    int *tok = malloc(N1(n) * sizeof *tok);
+    for (int i = 0; i < n; i++) tok[i] = v > 0 ? i % v : 0;
+    cr_assert_eq(tied_embed_forward(x, tok, wte, n, v, c), n > 0 && v < 1 ? -1 : 0);
+    tied_logits_forward(logits, x, wte, n, v, c);
+    fin(logits, N2(n, v), "logits");
+    tied_logits_backward(dx, dwte, logits, x, wte, n, v, c);
+    tied_embed_backward(dwte, dx, tok, n, v, c);
+    fin(dx, N2(n, c), "dx"); fin(dwte, N2(v, c), "dwte");
+    free(wte); free(x); free(logits); free(dx); free(dwte); free(tok);
+}
 
 // ---------------------------------------------------------------------------
 // the table: which functions each case covers, and how many sizes it sweeps
@@ -579,6 +642,13 @@ static const sweep_t SWEEP[] = {
      "blk_encoder_cache_floats blk_decoder_cache_floats blk_encoder_cache_bind "
      "blk_decoder_cache_bind blk_encoder_forward blk_encoder_backward "
      "blk_decoder_forward blk_decoder_backward", 3, sw_block_train},
+    {"rmsnorm_forward rmsnorm_backward", 2, sw_rmsnorm},
+    {"swiglu_param_count swiglu_forward swiglu_scratch_floats swiglu_backward", 3,
+     sw_swiglu},
+    {"gqa_check gqa_forward gqa_scratch_floats gqa_backward gqa_kv_bytes_per_token", 4,
+     sw_gqa},
+    {"tied_embed_forward tied_embed_backward tied_logits_forward tied_logits_backward", 3,
+     sw_tied_embed},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
