@@ -313,7 +313,11 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
 	  && sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
-html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
+# No time, speed or size in the prose unless it is spliced (a build error).
+$(B)/units.ok: $(CHAPTERS) book/check-units.sh
+	$(Q)mkdir -p $(B) && book/check-units.sh $(CHAPTERS) && touch $@
+
+html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
@@ -360,7 +364,7 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
 	{ rm -rf $(B)/tex && mv -T $$w $(B)/tex; } || rm -rf $$w; mv $@.tmp.$$$$ $@
 
-pdf: $(PDF)
+pdf: $(B)/units.ok $(PDF)
 
 # The EPUB book: MathML math, SVG figures, the same filter.
 $(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)

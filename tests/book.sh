@@ -44,6 +44,16 @@ out=$(book/check-dead.sh "$B")
 if [ -z "$out" ]; then pass "every value a program records is quoted by a chapter"
 else fail "every value a program records is quoted by a chapter" "$out"; fi
 
+out=$(book/check-units.sh)
+if [ -z "$out" ]; then pass "no unspliced time, speed or size in the prose"
+else fail "no unspliced time, speed or size in the prose" "$out"; fi
+printf '# T\n\nIt trains in 70.2 s, under a minute, at a few GFLOP/s in 12 MB.\n\nSpliced: [k]{.val} s; `10 s`.\n' \
+  > "$T/units.md"
+if out=$(book/check-units.sh "$T/units.md") || [ "$(printf '%s\n' "$out" | wc -l)" -ne 4 ] \
+   || ! printf '%s\n' "$out" | grep -q 'units.md:3: .*"70.2 s"'; then
+  fail "a planted unspliced quantity is flagged (4 on line 3, none on line 5)" "$out"
+else pass "a planted unspliced quantity is flagged (4 on line 3, none on line 5)"; fi
+
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
 printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \
