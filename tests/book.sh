@@ -67,6 +67,22 @@ else
   else fail "an unresolved directive fails the build with file:line" "$(cat "$T/err")"; fi
 fi
 
+# A listing's label names what the cut declares, whatever stands above it in
+# the file (a wrapped prototype above a typedef once labelled it with the
+# prototype's function), or the function a cut inside a body comes from.
+R=$PWD; mkdir -p "$T/lab/code" "$T/lab/chapters"
+printf '%s\n' 'void far_above(const float *x,' '              int n);' '' '// snippet: t_t' \
+  'typedef struct {' '    int n;' '} t_t;' '// end snippet' '' 'int f(int a)' '{' \
+  '    // snippet: inside' '    return a;' '    // end snippet' '}' > "$T/lab/code/h.c"
+printf '# L\n\n```{.c file="h.c" snippet="t_t"}\n```\n\n```{.c file="h.c" snippet="inside"}\n```\n' \
+  > "$T/lab/chapters/95-lab.md"
+(cd "$T/lab" && LITERATE_BUILD="$R/$B" pandoc --lua-filter "$R/book/literate.lua" -t html \
+  chapters/95-lab.md -o lab.html 2>err)
+labs=$(perl -0ne 'while (/listing-label">(.*?)<\/span>/sg) { ($x = $1) =~ s/\s+/ /g; print "$x|" }' \
+  "$T/lab/lab.html" 2>/dev/null)
+if [ "$labs" = "code/h.c · t_t|code/h.c · f()|" ]; then pass "a listing's label names what its cut declares"
+else fail "a listing's label names what its cut declares" "got '$labs' $(cat "$T/lab/err" 2>/dev/null)"; fi
+
 # The PDF has a table of contents, numbered chapters and a bibliography.
 if grep -q 'Contents' "$T/book.txt"; then pass "PDF has a table of contents"; else fail "PDF has a table of contents"; fi
 if grep -qE '^ *References' "$T/book.txt" && grep -q 'Vaswani' "$T/book.txt"; then pass "PDF has a bibliography"
