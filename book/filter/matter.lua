@@ -20,7 +20,9 @@ local function defined(file)
   if ids[file] then return ids[file] end
   local set = {}
   local text = util.read_file(file) or ''
-  for id in text:gmatch('{#([%w%-]+)') do set[id] = true end
+  for attr in text:gmatch('{([^}]*)}') do
+    for id in attr:gmatch('#([%w%-]+)') do set[id] = true end
+  end
   ids[file] = set
   return set
 end
