@@ -54,6 +54,38 @@ if out=$(book/check-units.sh "$T/units.md") || [ "$(printf '%s\n' "$out" | wc -l
   fail "a planted unspliced quantity is flagged (4 on line 3, none on line 5)" "$out"
 else pass "a planted unspliced quantity is flagged (4 on line 3, none on line 5)"; fi
 
+# Glossary terms are linked where the book first uses them; a term used first
+# without its link, or never used, is flagged.
+out=$(book/check-glossary.sh)
+if [ -z "$out" ]; then pass "every glossary term is linked at its first use"
+else fail "every glossary term is linked at its first use" "$out"; fi
+printf '# G {.unnumbered}\n\n[Zeta]{#gl-zeta}\n:   A letter.\n\n[Omega]{#gl-omega}\n:   Another.\n' > "$T/gl.md"
+printf '# C\n\nA zeta here, unlinked.\n\nThen [zeta](#gl-zeta), linked too late.\n' > "$T/98-gl.md"
+out=$(book/check-glossary.sh "$T/gl.md" "$T/98-gl.md")
+if printf '%s\n' "$out" | grep -q '98-gl.md:3: first use of "Zeta"' \
+   && printf '%s\n' "$out" | grep -q '"Omega" (#gl-omega) is used by no chapter'; then
+  pass "a glossary term used first without its link, or never, is flagged"
+else fail "a glossary term used first without its link, or never, is flagged" "$out"; fi
+
+# The front and back matter: a preface and a glossary page, linked from the
+# index, and both in the PDF.
+for page in preface glossary; do
+  if [ -s "$B/html/$page.html" ] && grep -qF "href=\"$page.html" "$B/html/index.html"; then
+    pass "index links to $page.html"
+  else fail "index links to $page.html"; fi
+done
+if grep -q 'Preface' "$T/book-words.txt" && grep -q 'Glossary' "$T/book-words.txt"; then
+  pass "the PDF has the preface and the glossary"
+else fail "the PDF has the preface and the glossary"; fi
+
+# A listing the prose names exists in the chapter it points at.
+mkdir -p "$T/ls"
+printf '# P\n\nThe listing below is `mat_mul`.\n\n`softmax_backward` exists in the library.\n' > "$T/ls/02-plant.md"
+out=$(book/check-listings.sh "$B" "$T/ls/02-plant.md")
+if [ "$(printf '%s\n' "$out" | grep -c .)" = 1 ] && printf '%s\n' "$out" | grep -q '02-plant.md:3: `mat_mul`'; then
+  pass "a listing the prose names but the chapter does not show is flagged"
+else fail "a listing the prose names but the chapter does not show is flagged" "$out"; fi
+
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
 printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \
