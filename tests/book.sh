@@ -79,6 +79,9 @@ if grep -q 'Preface' "$T/book-words.txt" && grep -q 'Glossary' "$T/book-words.tx
 else fail "the PDF has the preface and the glossary"; fi
 
 # A listing the prose names exists in the chapter it points at.
+out=$(book/check-listings.sh "$B")
+if [ -z "$out" ]; then pass "every listing the prose names is shown where it says"
+else fail "every listing the prose names is shown where it says" "$out"; fi
 mkdir -p "$T/ls"
 printf '# P\n\nThe listing below is `mat_mul`.\n\n`softmax_backward` exists in the library.\n' > "$T/ls/02-plant.md"
 out=$(book/check-listings.sh "$B" "$T/ls/02-plant.md")
