@@ -14,7 +14,7 @@
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
 #include "program/program.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "layers/qk_train.h"
 #include "base/mat.h"
 #include "attention/patterns.h"

@@ -21,7 +21,7 @@
 #include "program/program.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/mat.h"
 #include "layers/multihead.h"
 #include "program/report.h"

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/mat.h"
 #include "base/rng.h"
 #include "program/cli.h"
+#include "program/clock.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 #include "attention/attention.h"
@@ -669,12 +669,6 @@ typedef struct {
     sparse_pattern_t pat;
 } bench_t;
 
-static double now_seconds(void) {
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 // Prepare what a variant needs at length n outside the timed region.
 static void bench_prepare(bench_t *b, int variant, int n) {
     sparse_free(&b->pat);
@@ -726,9 +720,9 @@ static void bench_call(bench_t *b, int variant, int n) {
 static double bench_time(bench_t *b, int variant, int n) {
     double best = INFINITY, total = 0.0;
     for (int rep = 0; rep < 200; rep++) {
-        double t0 = now_seconds();
+        double t0 = clock_wall_seconds();
         bench_call(b, variant, n);
-        double t = now_seconds() - t0;
+        double t = clock_wall_seconds() - t0;
         total += t;
         if (t < best) best = t;
         if (rep >= 1 && best > 0.1) break;
@@ -850,11 +844,11 @@ static void measure_density(report_t *r, bench_t *b) {
         sparse_to_mask(&b->pat, b->mask);
         double best_m = INFINITY, best_k = INFINITY;
         for (int rep = 0; rep < 2; rep++) {
-            double t0 = now_seconds();
+            double t0 = clock_wall_seconds();
             attention_forward(b->q, b->k, b->v, b->mask, b->out, b->w, n, n, d, d);
-            double t1 = now_seconds();
+            double t1 = clock_wall_seconds();
             if (sparse_forward(b->q, b->k, b->v, &b->pat, b->out, d, d)) exit(1);
-            double t2 = now_seconds();
+            double t2 = clock_wall_seconds();
             best_m = fmin(best_m, t1 - t0), best_k = fmin(best_k, t2 - t1);
         }
         printf("%8.4f %12.2e %12.2e\n", pattern_density(&b->pat), best_m, best_k);
@@ -963,11 +957,11 @@ static double fast_time(int kernel, const float *q, const float *k, const float 
                         float *out, float *w, int n, int d) {
     double best = INFINITY, total = 0.0;
     for (int rep = 0; rep < 50 && (rep < 3 || total < 0.05); rep++) {
-        double t0 = now_seconds();
+        double t0 = clock_wall_seconds();
         if (kernel == 0) attention_forward(q, k, v, NULL, out, w, n, n, d, d);
         else if (kernel == 1) online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
         else tiled_attention_forward(q, k, v, out, 1, n, n, d, d);
-        double t = now_seconds() - t0;
+        double t = clock_wall_seconds() - t0;
         total += t;
         if (t < best) best = t;
         if (best > 0.2) break;

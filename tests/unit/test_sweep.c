@@ -37,7 +37,7 @@
 #include "layers/block_train.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "layers/multihead.h"
 #include "layers/qk_train.h"
 

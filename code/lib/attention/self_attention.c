@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 
 // snippet: self_attn_simple
 void self_attn_simple(const float *x, const unsigned char *mask,

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layers/linear.h"
+#include "base/linear.h"
 
 int ffn_alloc(ffn_params_t *p, int d_model, int d_ff) {
     memset(p, 0, sizeof *p);

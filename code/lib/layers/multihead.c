@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/mat.h"
 
 int mha_alloc(mha_params_t *p, int d_model, int n_heads) {

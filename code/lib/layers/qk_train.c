@@ -7,7 +7,7 @@
 
 #include "attention/attention.h"
 #include "attention/softmax.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 
 // a[i][t_i], kept at least FLT_MIN: a target weight that underflowed to 0 gives a
 // large finite loss instead of infinity (see qk_train.h).
