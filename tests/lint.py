@@ -75,48 +75,14 @@ def read_allow(path):
     return allow
 
 
+NOISE = re.compile(r"""//[^\n]*|/\*.*?(\*/|\Z)|"(\\.|[^"\\\n])*"?|'(\\.|[^'\\\n])*'?"""
+                   r"|^[ \t]*\#(\\\n|[^\n])*", re.S | re.M)
+
+
 def blank(text):
     """Comments, string and character literals and preprocessor lines become
     spaces; newlines stay, so offsets and line numbers are the source's."""
-    out, i, n = list(text), 0, len(text)
-    at_line_start = True
-    while i < n:
-        c = text[i]
-        if at_line_start and c == "#":          # preprocessor line, continuations
-            while i < n and text[i] != "\n":
-                if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
-                    i += 1
-                else:
-                    out[i] = " "
-                i += 1
-            continue
-        if c == "\n":
-            at_line_start = True
-            i += 1
-            continue
-        if c not in " \t":
-            at_line_start = False
-        if text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                out[i] = " "
-                i += 1
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            for k in range(i, j):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            for k in range(i + 1, min(j, n)):
-                out[k] = " "
-            i = j + 1
-        else:
-            i += 1
-    return "".join(out)
+    return NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def split_params(inside):
@@ -153,10 +119,12 @@ def scan(clean):
         if c == "\n":
             ln += 1
     line_of[len(clean)] = ln
-    funcs, depth, paren, i, n = [], 0, 0, 0, len(clean)
+    funcs, depth, paren, skip_to = [], 0, 0, -1
     open_paren = None
-    while i < n:
-        c = clean[i]
+    for m in re.finditer(r"[{}()]", clean):
+        i, c = m.start(), m.group(0)
+        if i <= skip_to:
+            continue
         if c == "{":
             depth += 1
         elif c == "}":
@@ -172,26 +140,27 @@ def scan(clean):
                 if f:
                     funcs.append(f)
                     if f.is_def:                        # skip to its close
-                        i = body_end(clean, clean.index("{", i))
-                        funcs[-1] = f._replace(last=line_of[i])
-        i += 1
+                        skip_to = body_end(clean, clean.index("{", i))
+                        funcs[-1] = f._replace(last=line_of[skip_to])
     return funcs
 
 
 def declared_at(clean, lp, rp, line_of):
     """A function declared by the parameter list clean[lp..rp], or None."""
-    m = re.search(r"([A-Za-z_]\w*)\s*$", clean[:lp])
+    base = max(0, lp - 400)                      # the declaration's start is near
+    m = re.search(r"([A-Za-z_]\w*)\s*$", clean[base:lp])
     if not m or m.group(1) in KEYWORDS:
         return None
-    if not re.search(r"[\w*]\s*$", clean[:m.start()]):   # a type names it
+    head = clean[base:base + m.start()]
+    if not re.search(r"[\w*]\s*$", head):           # a type names it
         return None
-    if re.search(r"\btypedef\b[^;{}]*$", clean[:m.start()]):
+    if re.search(r"\btypedef\b[^;{}]*$", head):
         return None
     after = re.match(r"\s*(\{|;)", clean[rp + 1:])
     if not after:
         return None
     nparams = len(split_params(clean[lp + 1:rp]))
-    line = line_of[m.start(1)]
+    line = line_of[base + m.start(1)]
     return Func(m.group(1), line, line_of[rp], nparams, after.group(1) == "{")
 
 
