@@ -761,6 +761,14 @@ static model_t model_new(int n, int d, int h, rng_t *rng) {
     return md;
 }
 
+// The check across options: --heads divides --d-model.
+static int check_options(const cli_t *cli, char *why, size_t size) {
+    long d_model = cli_int(cli, "--d-model"), heads = cli_int(cli, "--heads");
+    if (d_model % heads == 0) return 0;
+    snprintf(why, size, "--d-model %ld is not divisible by --heads %ld", d_model, heads);
+    return -1;
+}
+
 int main(int argc, char **argv) {
     long seq_len = 8, d_model = 64, heads = 8;
     const cli_opt_t opts[] = {
@@ -774,15 +782,10 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 4: multi-head attention, the Transformer block.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
+    cli.check = check_options;
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
     if (rc >= 0) return rc;
-    if (d_model % heads != 0) {
-        fprintf(stderr, "%s: --d-model %ld is not divisible by --heads %ld\n", PROG,
-                d_model, heads);
-        report_close(&r);
-        return 2;
-    }
     rng_t rng;
     rng_seed(&rng, cli.seed);
     model_t md = model_new((int)seq_len, (int)d_model, (int)heads, &rng);

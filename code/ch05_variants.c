@@ -21,6 +21,7 @@
 #include "base/rng.h"
 #include "program/cli.h"
 #include "program/clock.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 #include "attention/attention.h"
@@ -215,11 +216,9 @@ static double pattern_density(const sparse_pattern_t *p) {
 
 static void section_sparse_pattern(report_t *r) {
     sparse_pattern_t loc, str, both;
-    if (sparse_build(&loc, SP_N, SP_W, 0, 0) || sparse_build(&str, SP_N, -1, SP_S, 0) ||
-        sparse_build(&both, SP_N, SP_W, SP_S, 0)) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, sparse_build(&loc, SP_N, SP_W, 0, 0), "sparse_build");
+    xok(PROG, sparse_build(&str, SP_N, -1, SP_S, 0), "sparse_build");
+    xok(PROG, sparse_build(&both, SP_N, SP_W, SP_S, 0), "sparse_build");
     unsigned char *mask = xmalloc(PROG, SP_N * SP_N);
     report_section(r, "sparse pattern");
     printf("n = %d; local window |i - j| <= %d; strided (i - j) mod %d == 0\n", SP_N,
@@ -260,18 +259,18 @@ static void sparse_equalities(report_t *r, rng_t *rng) {
     float *w = xfloats(PROG, (size_t)n * n);
     unsigned char *mask = xmalloc(PROG, (size_t)n * n);
     sparse_pattern_t p;
-    if (sparse_build(&p, n, SWEEP_WINDOW, sweep_stride(n), 0) != 0) exit(1);
+    xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, sweep_stride(n), 0), "sparse_build");
     sparse_to_mask(&p, mask);
     attention_forward(q, k, v, mask, o1, w, n, n, d, d);
-    if (sparse_forward(q, k, v, &p, o2, d, d) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, d, d), "sparse_forward");
     printf("n = %d, d = %d, window %d, stride %d: density %.4f\n", n, d, SWEEP_WINDOW,
            sweep_stride(n), pattern_density(&p));
     report_check(r, "sparse kernel == masked dense attention",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     sparse_free(&p);
-    if (sparse_build(&p, n, n, 0, 0) != 0) exit(1); // window n: every key
+    xok(PROG, sparse_build(&p, n, n, 0, 0), "sparse_build"); // window n: every key
     attention_forward(q, k, v, NULL, o1, w, n, n, d, d);
-    if (sparse_forward(q, k, v, &p, o2, d, d) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, d, d), "sparse_forward");
     report_check(r, "full pattern: sparse kernel == standard attention",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     sparse_free(&p);
@@ -290,7 +289,7 @@ static void section_sparse_costs(report_t *r, rng_t *rng) {
            "madds kernel", "kernel/masked");
     for (int t = 0; t < N_DENSITY; t++) {
         sparse_pattern_t p;
-        if (sparse_build(&p, n, DENSITY_WINDOWS[t], 0, 0) != 0) exit(1);
+        xok(PROG, sparse_build(&p, n, DENSITY_WINDOWS[t], 0, 0), "sparse_build");
         double dense = (double)n * n * 2 * d, kern = (double)p.nnz * 2 * d;
         printf("%7d %8.4f %15.0f %15.0f %13.4f\n", DENSITY_WINDOWS[t],
                pattern_density(&p), dense, kern, kern / dense);
@@ -312,10 +311,10 @@ static void section_local(report_t *r, rng_t *rng) {
     fill_normal(rng, k, N * D, 1.0f);
     fill_normal(rng, v, N * D, 1.0f);
     sparse_pattern_t p;
-    if (sparse_build(&p, N, LOC_W, 0, 0) != 0) exit(1);
+    xok(PROG, sparse_build(&p, N, LOC_W, 0, 0), "sparse_build");
     sparse_to_mask(&p, mask);
     attention_forward(q, k, v, mask, o1, w, N, N, D, D);
-    if (sparse_forward(q, k, v, &p, o2, D, D) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, D, D), "sparse_forward");
     report_section(r, "local attention");
     printf("n = %d, d = %d, band |i - j| <= %d: the mask\n", N, D, LOC_W);
     print_mask(mask, N, N);
@@ -401,14 +400,12 @@ static void section_linear_exact(report_t *r, rng_t *rng) {
         for (int j = 0; j < n; j++) causal[i * n + j] = j <= i;
     report_section(r, "linear attention");
     printf("n = %d, d_k = d_v = %d, phi(x) = elu(x) + 1\n", n, d);
-    if (linattn_forward_quadratic(q, k, v, NULL, o1, w, n, n, d, d) ||
-        linattn_forward(q, k, v, o2, n, n, d, d))
-        exit(1);
+    xok(PROG, linattn_forward_quadratic(q, k, v, NULL, o1, w, n, n, d, d), "linattn");
+    xok(PROG, linattn_forward(q, k, v, o2, n, n, d, d), "linattn_forward");
     report_check(r, "phi(Q)(phi(K)^T V) == (phi(Q) phi(K)^T) V",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
-    if (linattn_forward_quadratic(q, k, v, causal, o1, w, n, n, d, d) ||
-        linattn_causal(q, k, v, o2, n, d, d))
-        exit(1);
+    xok(PROG, linattn_forward_quadratic(q, k, v, causal, o1, w, n, n, d, d), "linattn");
+    xok(PROG, linattn_causal(q, k, v, o2, n, d, d), "linattn_causal");
     report_check(r, "running sums == causal mask on the quadratic form",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     size_t state = linattn_work_bytes(d, d);
@@ -441,7 +438,7 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         for (int e = 0; e < N * D; e++)
             q[e] = scales[t] * z_q[e], k[e] = scales[t] * z_k[e];
         attention_forward(q, k, v, NULL, os, ws, N, N, D, D);
-        if (linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D)) exit(1);
+        xok(PROG, linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D), "linattn");
         double hs = attn_mean_entropy(ws, N, N), hl = attn_mean_entropy(wl, N, N);
         double ms = 0.0, ml = 0.0;
         for (int i = 0; i < N; i++) {
@@ -530,7 +527,7 @@ static void section_online_exact(report_t *r, rng_t *rng) {
         const unsigned char *mk = use_mask ? mask : NULL;
         attention_forward(q, k, v, mk, o1, w, n, n, d, d);
         for (int b = 0; b < 4; b++) {
-            if (online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b])) exit(1);
+            xok(PROG, online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b]), "online");
             double diff = mat_max_abs_diff(o1, o2, (size_t)n * d);
             worst = fmax(worst, diff);
             printf("%-28s %6d %18.1e\n",
@@ -568,9 +565,8 @@ static cost_t variant_cost(int variant, int n, int d) {
         case V_SPARSE:
         case V_LOCAL: {
             sparse_pattern_t p;
-            if (sparse_build(&p, n, SWEEP_WINDOW,
-                             variant == V_LOCAL ? 0 : sweep_stride(n), 0))
-                exit(1);
+            int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
+            xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, stride, 0), "sparse_build");
             cost_t c = {(double)p.nnz * 2 * dd,
                         (double)(sparse_pattern_bytes(&p) + sparse_work_bytes(&p))};
             sparse_free(&p);
@@ -674,7 +670,7 @@ static void bench_prepare(bench_t *b, int variant, int n) {
     sparse_free(&b->pat);
     if (variant == V_SPARSE || variant == V_MASKED || variant == V_LOCAL) {
         int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
-        if (sparse_build(&b->pat, n, SWEEP_WINDOW, stride, 0)) exit(1);
+        xok(PROG, sparse_build(&b->pat, n, SWEEP_WINDOW, stride, 0), "sparse_build");
         if (variant == V_MASKED) sparse_to_mask(&b->pat, b->mask);
     }
 }
@@ -709,10 +705,7 @@ static void bench_call(bench_t *b, int variant, int n) {
         default:
             hard_forward(b->q, b->k, b->v, NULL, b->out, NULL, n, n, d, d);
     }
-    if (rc != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, rc, "a timed variant");
 }
 
 // Best of a few calls (the least disturbed by other programs): at least two,
@@ -840,14 +833,15 @@ static void measure_density(report_t *r, bench_t *b) {
     printf("%8s %12s %12s\n", "density", "masked", "kernel");
     for (int t = 0; t < N_DENSITY; t++) {
         sparse_free(&b->pat);
-        if (sparse_build(&b->pat, n, DENSITY_WINDOWS[t], 0, 0)) exit(1);
+        xok(PROG, sparse_build(&b->pat, n, DENSITY_WINDOWS[t], 0, 0), "sparse_build");
         sparse_to_mask(&b->pat, b->mask);
         double best_m = INFINITY, best_k = INFINITY;
         for (int rep = 0; rep < 2; rep++) {
             double t0 = clock_wall_seconds();
             attention_forward(b->q, b->k, b->v, b->mask, b->out, b->w, n, n, d, d);
             double t1 = clock_wall_seconds();
-            if (sparse_forward(b->q, b->k, b->v, &b->pat, b->out, d, d)) exit(1);
+            int rc = sparse_forward(b->q, b->k, b->v, &b->pat, b->out, d, d);
+            xok(PROG, rc, "sparse_forward");
             double t2 = clock_wall_seconds();
             best_m = fmin(best_m, t1 - t0), best_k = fmin(best_k, t2 - t1);
         }
@@ -922,10 +916,7 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
     float *v = normal_floats(rng, (long)h * n * d, 1.0f);
     float *fast = xfloats(PROG, (size_t)h * n * d), *want = xfloats(PROG, (size_t)n * d);
     float *w = xfloats(PROG, (size_t)n * n);
-    if (tiled_attention_forward(q, k, v, fast, h, n, n, d, d) != 0) {
-        fprintf(stderr, "%s: tiled_attention_forward failed\n", PROG);
-        exit(1);
-    }
+    xok(PROG, tiled_attention_forward(q, k, v, fast, h, n, n, d, d), "tiled_attention");
     double worst = 0.0;
     for (int hh = 0; hh < h; hh++) {
         attention_forward(q + (size_t)hh * n * d, k + (size_t)hh * n * d,
@@ -1016,10 +1007,9 @@ int main(int argc, char **argv) {
                  .n_opts = 1,
                  .seed = 42,
                  .summary = "Chapter 5: attention variants and what they cost."};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
 

@@ -23,6 +23,7 @@
 #include "masks/kv_cache.h"
 #include "masks/mask.h"
 #include "program/cli.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 
@@ -280,7 +281,7 @@ typedef struct {
 
 static void batch_init(batch_t *bt, rng_t *rng) {
     static const int lens[B] = {5, 3, 8};
-    if (mha_alloc(&bt->mha, BD, BH) != 0) exit(1);   // sizes are fixed and valid
+    xok(PROG, mha_alloc(&bt->mha, BD, BH), "mha_alloc");   // sizes fixed and valid
     mha_init(&bt->mha, rng);
     bt->embed = xfloats(PROG, 32 * BD);
     rng_fill_normal(rng, bt->embed, 32 * BD, 0.0f, 1.0f);
@@ -442,7 +443,7 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
     for (int l = 1; l <= DEPTH; l++)
         for (int k = 0; k < N_KINDS; k++) {
             const unsigned char *m = masks + k * nn;
-            if (mask_reach(m, n, l, reach) != 0) exit(1);
+            xok(PROG, mask_reach(m, n, l, reach), "mask_reach");
             mask_stats_t s = mask_stats(reach, n, n);
             field[l][k] = s.mean_visible;
             if (k == K_BAND) band_ok &= s.farthest == (l * BAND < n - 1 ? l * BAND : n - 1);
@@ -500,7 +501,8 @@ static int next_token(const float *y, const float *embed) {
 static void section_kv(report_t *r, int steps, rng_t *rng) {
     mha_params_t p;
     kv_cache_t cache;
-    if (mha_alloc(&p, KD, KH) != 0 || kv_alloc(&cache, KD, KH, steps) != 0) exit(1);
+    xok(PROG, mha_alloc(&p, KD, KH), "mha_alloc");
+    xok(PROG, kv_alloc(&cache, KD, KH, steps), "kv_alloc");
     mha_init(&p, rng);
     float *embed = xfloats(PROG, KV * KD), *x = xfloats(PROG, (size_t)steps * KD);
     float *y = xfloats(PROG, (size_t)steps * KD), *full = xfloats(PROG, (size_t)steps * KD);
@@ -588,10 +590,9 @@ int main(int argc, char **argv) {
     };
     cli_t cli = {.program = PROG, .summary = "Chapter 6: masks and the KV cache.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
 

@@ -24,6 +24,7 @@
 #include "position/rope.h"
 #include "position/sinusoidal.h"
 #include "program/cli.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 
@@ -104,10 +105,7 @@ static void run_sentence(const self_attn_params_t *layer, const float *emb,
 static void section_permutation(report_t *r, rng_t *rng) {
     enum { D = SENT_D };
     self_attn_params_t layer;
-    if (self_attn_alloc(&layer, D, D, D, 0) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, self_attn_alloc(&layer, D, D, D, 0), "self_attn_alloc");
     self_attn_init(&layer, rng);
     float emb[5 * D];
     rng_fill_normal(rng, emb, 5 * D, 0.0f, 1.0f);
@@ -362,10 +360,7 @@ static void section_extrapolation(report_t *r, const config_t *cfg) {
 static void section_learned(report_t *r, const config_t *cfg, rng_t *rng) {
     int d = cfg->d, L = cfg->len;
     learned_pe_t tab;
-    if (learned_pe_alloc(&tab, L, d) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, learned_pe_alloc(&tab, L, d), "learned_pe_alloc");
     learned_pe_init(&tab, rng, 0.02f);
     int *pos = xmalloc(PROG, sizeof(int) * (size_t)(L + 1));
     for (int p = 0; p <= L; p++) pos[p] = p;
@@ -654,10 +649,8 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
         double mass_far[2];
         int lens[2] = {L, n};
         for (int t = 0; t < 2; t++) {
-            if (alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK, DK)) {
-                fprintf(stderr, "%s: out of memory\n", PROG);
-                exit(1);
-            }
+            int rc = alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK, DK);
+            xok(PROG, rc, "alibi_attention");
             const float *last = w + (size_t)(lens[t] - 1) * lens[t];
             mass_far[t] = 0.0;
             for (int dist = L; dist < lens[t]; dist++) mass_far[t] += last[lens[t] - 1 - dist];
@@ -755,10 +748,7 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     float *a = xfloats(PROG, (size_t)(2 * SHAW_K + 1) * d);
     float *qi = xfloats(PROG, (size_t)d), *kj = xfloats(PROG, (size_t)d);
     learned_pe_t tab;
-    if (learned_pe_alloc(&tab, L, d) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, learned_pe_alloc(&tab, L, d), "learned_pe_alloc");
     rng_fill_normal(rng, c, d, 0.0f, 1.0f);
     float bound = sqrtf(6.0f / (2 * d));   // Xavier, as in chapter 3
     rng_fill_uniform(rng, w_q, d * d, -bound, bound);
@@ -831,6 +821,14 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     free(c), free(w_q), free(w_k), free(pe), free(a), free(qi), free(kj), free(row);
 }
 
+// The check across options: --d-model is even (RoPE turns pairs).
+static int check_options(const cli_t *cli, char *why, size_t size) {
+    long d_model = cli_int(cli, "--d-model");
+    if (d_model % 2 == 0) return 0;
+    snprintf(why, size, "--d-model %ld is odd (RoPE turns pairs)", d_model);
+    return -1;
+}
+
 int main(int argc, char **argv) {
     long d_model = 64, seq_len = 16;
     const cli_opt_t opts[] = {
@@ -844,14 +842,10 @@ int main(int argc, char **argv) {
                  .summary = "Chapter 7: positional encoding (sinusoidal, learned, "
                             "RoPE, ALiBi).",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
-    if (d_model % 2 != 0) {
-        fprintf(stderr, "%s: --d-model %ld is odd (RoPE turns pairs)\n", PROG, d_model);
-        return 2;
-    }
+    cli.check = check_options;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
     config_t cfg = {.d = (int)d_model, .len = (int)seq_len};
