@@ -200,7 +200,8 @@ static void section_note(report_t *r, uint64_t seed) {
     }
     printf("\nkept first state (what attention can read): gap %.2e at any length\n",
            gap_first);
-    printf("\nthe same chain with recurrent gain %.0f instead of 1:\n", NOTE_CHAOS_GAIN);
+    printf("\nthe same chain with recurrent gain %.0f instead of 1:\n",
+           NOTE_CHAOS_GAIN);
     printf("%6s %14s %14s %14s\n", "words", "word 1 differs", "word 1 nudged",
            "all differ");
     for (size_t i = 0; i < sizeof show / sizeof show[0]; i++) {

@@ -133,7 +133,8 @@ static void layer_costs(double n, double d, layer_cost_t cost[N_LAYERS]) {
     cost[1] = (layer_cost_t){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1, n * d};
     cost[2] = (layer_cost_t){"convolution k=3", k * d * d, k * n * d * d, 1,
                              ceil((n - 1) / reach), n * d};
-    cost[3] = (layer_cost_t){"fully connected", n * n * d * d, n * n * d * d, 1, 1, n * d};
+    cost[3] = (layer_cost_t){
+            "fully connected", n * n * d * d, n * n * d * d, 1, 1, n * d};
 }
 // end snippet
 
@@ -680,7 +681,8 @@ static void section_training(report_t *r, rng_t *rng) {
         if (step == 0) first = loss;
         last = loss;
         if (curve) fprintf(curve, "%d %.6f\n", step, loss);
-        if (step % (4 * TR_EVERY) == 0 || step == TR_STEPS) printf("%5d  %6.4f\n", step, loss);
+        if (step % (4 * TR_EVERY) == 0 || step == TR_STEPS)
+            printf("%5d  %6.4f\n", step, loss);
     }
     report_data_close(r, curve);
     show_trained(r, "training_after.dat", w_q, w_k, x_test, t, after);

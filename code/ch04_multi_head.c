@@ -765,7 +765,8 @@ static model_t model_new(int n, int d, int h, rng_t *rng) {
 static int check_options(const cli_t *cli, char *why, size_t size) {
     long d_model = cli_int(cli, "--d-model"), heads = cli_int(cli, "--heads");
     if (d_model % heads == 0) return 0;
-    snprintf(why, size, "--d-model %ld is not divisible by --heads %ld", d_model, heads);
+    snprintf(why, size, "--d-model %ld is not divisible by --heads %ld", d_model,
+             heads);
     return -1;
 }
 

@@ -438,7 +438,8 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         for (int e = 0; e < N * D; e++)
             q[e] = scales[t] * z_q[e], k[e] = scales[t] * z_k[e];
         attention_forward(q, k, v, NULL, os, ws, N, N, D, D);
-        xok(PROG, linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D), "linattn");
+        xok(PROG, linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D),
+            "linattn");
         double hs = attn_mean_entropy(ws, N, N), hl = attn_mean_entropy(wl, N, N);
         double ms = 0.0, ml = 0.0;
         for (int i = 0; i < N; i++) {
@@ -448,7 +449,9 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         double err = mat_max_abs_diff(os, ol, N * D);
         printf("%6.2f %12.4f %12.4f %12.4f %12.4f %12.4f\n", scales[t], hs, hl, ms, ml,
                err);
-        if (f) fprintf(f, "%g %.6f %.6f %.6f %.6f\n", scales[t], hs, hl, err, log((double)N));
+        if (f)
+            fprintf(f, "%g %.6f %.6f %.6f %.6f\n", scales[t], hs, hl, err,
+                    log((double)N));
         char key[32];
         if (t == 0 || t == 4) {
             snprintf(key, sizeof key, "lin_err_s%d", t);
@@ -527,7 +530,8 @@ static void section_online_exact(report_t *r, rng_t *rng) {
         const unsigned char *mk = use_mask ? mask : NULL;
         attention_forward(q, k, v, mk, o1, w, n, n, d, d);
         for (int b = 0; b < 4; b++) {
-            xok(PROG, online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b]), "online");
+            xok(PROG, online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b]),
+                "online");
             double diff = mat_max_abs_diff(o1, o2, (size_t)n * d);
             worst = fmax(worst, diff);
             printf("%-28s %6d %18.1e\n",
@@ -914,7 +918,8 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
     float *q = normal_floats(rng, (long)h * n * d, 1.0f);
     float *k = normal_floats(rng, (long)h * n * d, 1.0f);
     float *v = normal_floats(rng, (long)h * n * d, 1.0f);
-    float *fast = xfloats(PROG, (size_t)h * n * d), *want = xfloats(PROG, (size_t)n * d);
+    float *fast = xfloats(PROG, (size_t)h * n * d),
+          *want = xfloats(PROG, (size_t)n * d);
     float *w = xfloats(PROG, (size_t)n * n);
     xok(PROG, tiled_attention_forward(q, k, v, fast, h, n, n, d, d), "tiled_attention");
     double worst = 0.0;
@@ -930,7 +935,8 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
         double rel = fabs(tiled_exp(x) - exp((double)x)) / exp((double)x);
         if (rel > exp_err) exp_err = rel;
     }
-    printf("%d heads of n = %d queries and keys, d = %d; tiles of %d queries x %d keys\n",
+    printf("%d heads of n = %d queries and keys, d = %d; tiles of %d queries x %d "
+           "keys\n",
            h, n, d, TILED_BQ, TILED_BK);
     printf("working memory: %zu bytes per thread, whatever n is, plus one\n",
            tiled_workspace_bytes(d, d));
@@ -950,7 +956,8 @@ static double fast_time(int kernel, const float *q, const float *k, const float 
     for (int rep = 0; rep < 50 && (rep < 3 || total < 0.05); rep++) {
         double t0 = clock_wall_seconds();
         if (kernel == 0) attention_forward(q, k, v, NULL, out, w, n, n, d, d);
-        else if (kernel == 1) online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
+        else if (kernel == 1)
+            online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
         else tiled_attention_forward(q, k, v, out, 1, n, n, d, d);
         double t = clock_wall_seconds() - t0;
         total += t;
@@ -973,8 +980,10 @@ static void section_measured_fast(report_t *r, rng_t *rng) {
     int stop = 0;
     for (size_t i = 0; i < sizeof NS / sizeof NS[0] && !stop; i++) {
         const int n = NS[i], d = FAST_D;
-        float *q = normal_floats(rng, (long)n * d, 1.0f), *k = normal_floats(rng, (long)n * d, 1.0f);
-        float *v = normal_floats(rng, (long)n * d, 1.0f), *out = xfloats(PROG, (size_t)n * d);
+        float *q = normal_floats(rng, (long)n * d, 1.0f),
+              *k = normal_floats(rng, (long)n * d, 1.0f);
+        float *v = normal_floats(rng, (long)n * d, 1.0f),
+              *out = xfloats(PROG, (size_t)n * d);
         float *w = xfloats(PROG, (size_t)n * n);
         double gf[3];
         printf("%6d", n);

@@ -64,7 +64,8 @@ static void build_mask(int kind, unsigned char *mask, const int *ids, int n,
 
 // Token ids of a sequence of `len` real tokens padded to n: 1..len mixed up, then 0s.
 static void padded_ids(int *ids, int n, int len, int salt) {
-    for (int j = 0; j < n; j++) ids[j] = j < len ? 1 + (j * 7 + salt) % 31 : MASK_PAD_ID;
+    for (int j = 0; j < n; j++)
+        ids[j] = j < len ? 1 + (j * 7 + salt) % 31 : MASK_PAD_ID;
 }
 
 // Prints NaN and infinities the same way on every C library.
@@ -197,32 +198,36 @@ static void section_additive(report_t *r, rng_t *rng) {
     mat_add(a, bias, M);
     softmax_rows(a, 1, M);
     print_row("s + (-inf), softmax", a, M, 4);
-    report_check(r, "additive -inf == masked softmax", mat_max_abs_diff(a, ref, M), 1e-7);
+    report_check(r, "additive -inf == masked softmax", mat_max_abs_diff(a, ref, M),
+                 1e-7);
     mask_to_additive(vis, bias, M, -1e9f);
     memcpy(a, s, sizeof s);
     mat_add(a, bias, M);
     softmax_rows(a, 1, M);
     print_row("s + (-1e9), softmax", a, M, 4);
-    report_check(r, "additive -1e9 == masked softmax", mat_max_abs_diff(a, ref, M), 1e-7);
+    report_check(r, "additive -1e9 == masked softmax", mat_max_abs_diff(a, ref, M),
+                 1e-7);
 
     for (int j = 0; j < M; j++) a[j] = s[j] * vis[j];    // wrong: zero scores, not -inf
     softmax_rows(a, 1, M);
     print_row("s * mask, softmax", a, M, 4);
     double leak = a[4] + a[5];
     report_check_true(r, "scores times mask leave weight on hidden keys", leak > 0.01);
-    memcpy(b, s, sizeof s);                              // softmax, then zero the hidden
+    memcpy(b, s, sizeof s);                             // softmax, then zero the hidden
     softmax_rows(b, 1, M);
     mask_multiply_rows(b, vis, 1, M, 0);
     print_row("softmax * mask", b, M, 4);
     double sum = 0.0;
     for (int j = 0; j < M; j++) sum += b[j];
     printf("%-22s %7.4f\n", "  its row sum", sum);
-    report_check_true(r, "softmax times mask: the row no longer sums to 1", sum < 0.999);
+    report_check_true(r, "softmax times mask: the row no longer sums to 1",
+                      sum < 0.999);
     memcpy(b, s, sizeof s);
     softmax_rows(b, 1, M);
     mask_multiply_rows(b, vis, 1, M, 1);
     print_row("softmax * mask, renorm", b, M, 4);
-    report_check(r, "renormalised == masked softmax", mat_max_abs_diff(b, ref, M), 1e-6);
+    report_check(r, "renormalised == masked softmax", mat_max_abs_diff(b, ref, M),
+                 1e-6);
     report_value(r, "leak", "%.4f", leak);
     report_value(r, "mult_sum", "%.4f", sum);
 }
@@ -334,7 +339,8 @@ static void print_batch_loss(report_t *r, const batch_t *bt, double loss[B][2],
     for (int b = 0; b < B; b++) {
         printf("%5d %6d %10.6f %14.6f %14.6f\n", b, bt->len[b], loss[b][0], loss[b][1],
                all[b]);
-        if (fabs(loss[b][0] - loss[b][1]) > worst) worst = fabs(loss[b][0] - loss[b][1]);
+        if (fabs(loss[b][0] - loss[b][1]) > worst)
+            worst = fabs(loss[b][0] - loss[b][1]);
     }
     report_check(r, "loss over real tokens: padded == unpadded", worst, 0.0);
     report_check_true(r, "loss over all positions differs (seq 1)",
@@ -392,7 +398,8 @@ static void section_batch(report_t *r, batch_t *bt) {
 // Random scores (n, n) from random queries and keys, masked-softmaxed per kind:
 // w (N_KINDS, n, n). masks (N_KINDS, n, n).
 static void flow_weights(int n, rng_t *rng, unsigned char *masks, float *w) {
-    float *q = xfloats(PROG, (size_t)n * FLOW_D), *k = xfloats(PROG, (size_t)n * FLOW_D);
+    float *q = xfloats(PROG, (size_t)n * FLOW_D),
+          *k = xfloats(PROG, (size_t)n * FLOW_D);
     float *s = xfloats(PROG, (size_t)n * n);
     int *ids = xmalloc(PROG, (size_t)n * sizeof(int));
     padded_ids(ids, n, n - n / 4, 0);                  // the last quarter is padding
@@ -446,9 +453,10 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
             xok(PROG, mask_reach(m, n, l, reach), "mask_reach");
             mask_stats_t s = mask_stats(reach, n, n);
             field[l][k] = s.mean_visible;
-            if (k == K_BAND) band_ok &= s.farthest == (l * BAND < n - 1 ? l * BAND : n - 1);
+            if (k == K_BAND)
+                band_ok &= s.farthest == (l * BAND < n - 1 ? l * BAND : n - 1);
             if (k == K_CAUSAL) causal_ok &= memcmp(reach, m, nn) == 0;
-            if (l > 1) {                                   // prod = W prod: one more layer
+            if (l > 1) {                                // prod = W prod: one more layer
                 mat_mul(w + k * nn, prod + k * nn, tmp, n, n, n);
                 memcpy(prod + k * nn, tmp, nn * sizeof(float));
             }
@@ -477,7 +485,8 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
         for (int k = 0; k < N_KINDS; k++) printf(" %11.2f", dist[l][k]);
         printf("\n");
     }
-    report_check_true(r, "band: farthest reach after L layers is min(w L, n - 1)", band_ok);
+    report_check_true(r, "band: farthest reach after L layers is min(w L, n - 1)",
+                      band_ok);
     report_check_true(r, "causal: one layer already reaches the whole past", causal_ok);
     report_value(r, "band_field_1", "%.2f", field[1][K_BAND]);
     report_value(r, "band_field_max", "%.2f", field[DEPTH][K_BAND]);
@@ -494,7 +503,8 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
 static int next_token(const float *y, const float *embed) {
     int best = 1;
     for (int id = 2; id < KV; id++)
-        if (mat_dot(y, embed + id * KD, KD) > mat_dot(y, embed + best * KD, KD)) best = id;
+        if (mat_dot(y, embed + id * KD, KD) > mat_dot(y, embed + best * KD, KD))
+            best = id;
     return best;
 }
 
@@ -505,7 +515,8 @@ static void section_kv(report_t *r, int steps, rng_t *rng) {
     xok(PROG, kv_alloc(&cache, KD, KH, steps), "kv_alloc");
     mha_init(&p, rng);
     float *embed = xfloats(PROG, KV * KD), *x = xfloats(PROG, (size_t)steps * KD);
-    float *y = xfloats(PROG, (size_t)steps * KD), *full = xfloats(PROG, (size_t)steps * KD);
+    float *y = xfloats(PROG, (size_t)steps * KD),
+          *full = xfloats(PROG, (size_t)steps * KD);
     unsigned char *causal = xmalloc(PROG, (size_t)steps * steps);
     int *tok = xmalloc(PROG, (size_t)(steps + 1) * sizeof(int)), same = 1;
     rng_fill_normal(rng, embed, KV * KD, 0.0f, 1.0f);
@@ -568,7 +579,8 @@ static void section_kv_cost(report_t *r) {
     printf("cache per token and layer, d_model %d, float32: %lld bytes\n", BIG_D, per);
     printf("GPT-2 small (d_model %d, %d layers): %lld bytes per token,\n", GPT2_D,
            GPT2_L, gpt2);
-    printf("  %.1f MiB for %d tokens\n", gpt2 * (double)T_GEN / (1024.0 * 1024.0), T_GEN);
+    printf("  %.1f MiB for %d tokens\n", gpt2 * (double)T_GEN / (1024.0 * 1024.0),
+           T_GEN);
     report_value(r, "macs_ratio_1024", "%.0f", (double)kv_macs_uncached(BIG_D, T_GEN) /
                                                kv_macs_cached(BIG_D, T_GEN));
     report_value(r, "macs_total_ratio", "%.0f", sb / sa);
@@ -583,8 +595,9 @@ static void section_kv_cost(report_t *r) {
 int main(int argc, char **argv) {
     long seq_len = 16, steps = 12;
     const cli_opt_t opts[] = {
-        {.name = "--seq-len", .meta = "N", .help = "tokens in the information-flow study",
-         .kind = CLI_INT, .ival = &seq_len, .min = 4, .max = 256},
+        {.name = "--seq-len", .meta = "N",
+         .help = "tokens in the information-flow study", .kind = CLI_INT,
+         .ival = &seq_len, .min = 4, .max = 256},
         {.name = "--steps", .meta = "N", .help = "tokens to generate with the KV cache",
          .kind = CLI_INT, .ival = &steps, .min = 1, .max = 512},
     };

@@ -149,7 +149,7 @@ static void write_waves(report_t *r, const float *pe, int d) {
             fprintf(f, "\n");
         }
         fprintf(f, "\n\n# pos, fine grid: sin(pos w_i) between the integers\n");
-        for (int s = 0; s <= 8 * (HEAT_N - 1); s++) {   // ... and the curve through them
+        for (int s = 0; s <= 8 * (HEAT_N - 1); s++) {  // ... and the curve through them
             double pos = s / 8.0;
             fprintf(f, "%.3f", pos);
             for (int c = 0; c < 4; c++)
@@ -205,7 +205,8 @@ static void section_unique(report_t *r, const config_t *cfg) {
     double min_dist = INFINITY, norm_err = 0.0;
     int arg_a = 0, arg_b = 1;
     for (int a = 0; a < UNIQUE_N; a++) {
-        norm_err = fmax(norm_err, fabs(mat_norm(pe + (size_t)a * d, d) - sqrt(d / 2.0)));
+        norm_err =
+                fmax(norm_err, fabs(mat_norm(pe + (size_t)a * d, d) - sqrt(d / 2.0)));
         for (int b = a + 1; b < UNIQUE_N; b++) {
             double s = 0.0;
             for (int c = 0; c < d; c++) {
@@ -218,7 +219,8 @@ static void section_unique(report_t *r, const config_t *cfg) {
     report_section(r, "unique positions");
     printf("positions 0..%d, d = %d: %d pairs of rows compared\n", UNIQUE_N - 1, d,
            UNIQUE_N * (UNIQUE_N - 1) / 2);
-    printf("closest pair: positions %d and %d, distance %.4f\n", arg_a, arg_b, min_dist);
+    printf("closest pair: positions %d and %d, distance %.4f\n", arg_a, arg_b,
+           min_dist);
     report_check_true(r, "every position has its own vector (distance > 0.1)",
                       min_dist > 0.1);
     char label[80];
@@ -304,8 +306,10 @@ static void section_dot(report_t *r, const config_t *cfg) {
         double a = mat_dot(pe, pe + (size_t)k * d, d);
         double b = mat_dot(pe + 50 * d, pe + (size_t)(50 + k) * d, d);
         for (int p = 0; p + k < n; p++)
-            worst = fmax(worst, fabs(mat_dot(pe + (size_t)p * d, pe + (size_t)(p + k) * d,
-                                             d) - formula) / (d / 2.0));
+            worst = fmax(worst,
+                         fabs(mat_dot(pe + (size_t)p * d, pe + (size_t)(p + k) * d, d) -
+                              formula) /
+                                 (d / 2.0));
         if (k == 0 || k == 1 || k == 2 || k == 5 || k == 10 || k == 20 || k == 50)
             printf("%5d %14.4f %16.4f %16.4f\n", k, a, b, formula);
         if (f) fprintf(f, "%d %.6f %.6f %.6f\n", k, a, b, formula);
@@ -381,7 +385,8 @@ static void section_learned(report_t *r, const config_t *cfg, rng_t *rng) {
                       beyond == LEARNED_PE_OUT_OF_RANGE);
     double c_learn = 0.0, c_sin = 0.0;
     for (int p = 0; p + 1 < L; p++) {
-        c_learn += cosine(tab.table + (size_t)p * d, tab.table + (size_t)(p + 1) * d, d);
+        c_learn +=
+                cosine(tab.table + (size_t)p * d, tab.table + (size_t)(p + 1) * d, d);
         c_sin += cosine(sin_pe + (size_t)p * d, sin_pe + (size_t)(p + 1) * d, d);
     }
     c_learn /= L - 1, c_sin /= L - 1;
@@ -588,7 +593,8 @@ static void section_alibi_slopes(report_t *r) {
                                            slopes[h], 1.0 / slopes[h]);
     double ratio_err = 0.0;
     for (int h = 1; h < HEADS; h++)
-        ratio_err = fmax(ratio_err, fabs(slopes[h] / slopes[h - 1] - exp2(-8.0 / HEADS)));
+        ratio_err =
+                fmax(ratio_err, fabs(slopes[h] / slopes[h - 1] - exp2(-8.0 / HEADS)));
     report_check(r, "first slope and ratio both 2^(-8/H)",
                  fmax(ratio_err, fabs(slopes[0] - exp2(-8.0 / HEADS))), 1e-6);
     alibi_slopes(slopes, 16);
@@ -637,7 +643,8 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
     float slopes[HEADS];
     alibi_slopes(slopes, HEADS);
     float *zero = xfloats(PROG, (size_t)n * DK), *out = xfloats(PROG, (size_t)n * DK);
-    float *w = xfloats(PROG, (size_t)n * n), *reach_w = xfloats(PROG, (size_t)HEADS * n);
+    float *w = xfloats(PROG, (size_t)n * n),
+          *reach_w = xfloats(PROG, (size_t)HEADS * n);
     float *q = xfloats(PROG, (size_t)n * DK), *k = xfloats(PROG, (size_t)n * DK);
     float *v = xfloats(PROG, (size_t)n * DK), *out2 = xfloats(PROG, (size_t)TRUNC * DK);
     float *w2 = xfloats(PROG, (size_t)TRUNC * TRUNC);
@@ -649,11 +656,13 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
         double mass_far[2];
         int lens[2] = {L, n};
         for (int t = 0; t < 2; t++) {
-            int rc = alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK, DK);
+            int rc = alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK,
+                                     DK);
             xok(PROG, rc, "alibi_attention");
             const float *last = w + (size_t)(lens[t] - 1) * lens[t];
             mass_far[t] = 0.0;
-            for (int dist = L; dist < lens[t]; dist++) mass_far[t] += last[lens[t] - 1 - dist];
+            for (int dist = L; dist < lens[t]; dist++)
+                mass_far[t] += last[lens[t] - 1 - dist];
             if (t == 1) {
                 for (int dist = 0; dist < n; dist++)
                     reach_w[(size_t)h * n + dist] = last[n - 1 - dist];
@@ -671,10 +680,12 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
     }
     printf("(at n = L = %d no key is L or more away; above, n = 16 L = %d)\n", L, n);
     FILE *f = report_data(r, "alibi_reach.dat");
-    if (f) fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
+    if (f)
+        fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
     for (int dist = 0; f && dist < n; dist++) {
         fprintf(f, "%d", dist);
-        for (int h = 0; h < HEADS; h++) fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
+        for (int h = 0; h < HEADS; h++)
+            fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
         fprintf(f, "\n");
     }
     report_data_close(r, f);
@@ -728,7 +739,8 @@ static double method_score(shift_t *s, int meth, int i, int j) {
     for (int t = 0; t < d; t++) {   // q = x W_Q, k = x W_K (row vectors)
         double a = 0.0, b = 0.0;
         for (int u = 0; u < d; u++)
-            a += (double)xi[u] * s->w_q[u * d + t], b += (double)xj[u] * s->w_k[u * d + t];
+            a += (double)xi[u] * s->w_q[u * d + t],
+                    b += (double)xj[u] * s->w_k[u * d + t];
         s->qi[t] = (float)a, s->kj[t] = (float)b;
     }
     if (meth == M_REL) return shaw_score(s->qi, s->kj, s->shaw_a, i, j, d);
@@ -767,9 +779,10 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
         shift_diff[meth] = 0.0;
         for (int i = 0; i + shift < L; i++)
             for (int j = 0; j <= i; j++)
-                shift_diff[meth] = fmax(shift_diff[meth],
-                                        fabs(method_score(&s, meth, i + shift, j + shift) -
-                                             method_score(&s, meth, i, j)));
+                shift_diff[meth] =
+                        fmax(shift_diff[meth],
+                             fabs(method_score(&s, meth, i + shift, j + shift) -
+                                  method_score(&s, meth, i, j)));
     }
     // Can it give position 2L (twice the training length)?
     int pos2 = 2 * L;
@@ -791,14 +804,17 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     snprintf(reach_txt[M_ALIBI], 24, "bias %.1f", -slopes[0] * pos2);
 
     report_section(r, "comparison");
-    printf("d = %d, L = %d; the same token at every position; shift = %d\n", d, L, shift);
+    printf("d = %d, L = %d; the same token at every position; shift = %d\n", d, L,
+           shift);
     printf("%-11s %-15s %6s %13s %-9s %s\n", "method", "position", "params",
            "shift change", "kind", "position 2L");
-    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope", "alibi"};
+    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope",
+                                               "alibi"};
     for (int meth = 0; meth < N_METHODS; meth++) {
         int relative = shift_diff[meth] <= 1e-5;
-        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth], params[meth],
-               shift_diff[meth], relative ? "relative" : "absolute", reach_txt[meth]);
+        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth],
+               params[meth], shift_diff[meth], relative ? "relative" : "absolute",
+               reach_txt[meth]);
         char key[48];
         snprintf(key, sizeof key, "cmp_%s_shift", KEY[meth]);
         report_value(r, key, "%.1e", shift_diff[meth]);

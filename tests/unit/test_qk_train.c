@@ -31,7 +31,8 @@ Test(qk_train, nothing_scored_is_zero_and_no_gradient) {
     cr_assert_eq(qk_forward(x, w, w, t, 0, D, K, q, kk, a), 0.0);
 }
 
-static double loss_at(const float *x, const float *w_q, const float *w_k, const int *t) {
+static double loss_at(const float *x, const float *w_q, const float *w_k,
+                      const int *t) {
     float q[N * K], kk[N * K], a[N * N];
     return qk_forward(x, w_q, w_k, t, N, D, K, q, kk, a);
 }
@@ -62,8 +63,8 @@ Test(qk_train, backward_matches_finite_differences) {
                 w[i] = keep;
                 double fd = (up - down) / (2.0 * eps);
                 cr_assert(fabs(fd - g[i]) <= 2e-3 + 2e-2 * fabs(fd),
-                          "trial %d, %s[%d]: backward %.6g, finite difference %.6g", trial,
-                          which ? "w_k" : "w_q", i, g[i], fd);
+                          "trial %d, %s[%d]: backward %.6g, finite difference %.6g",
+                          trial, which ? "w_k" : "w_q", i, g[i], fd);
             }
         }
     }

@@ -12,7 +12,8 @@ int mha_alloc(mha_params_t *p, int d_model, int n_heads) {
     memset(p, 0, sizeof *p);
     if (d_model <= 0 || n_heads <= 0 || d_model % n_heads != 0) return -1;
     size_t dd = (size_t)d_model * d_model;
-    *p = (mha_params_t){.d_model = d_model, .n_heads = n_heads, .d_k = d_model / n_heads};
+    *p = (mha_params_t){
+            .d_model = d_model, .n_heads = n_heads, .d_k = d_model / n_heads};
     p->w_q = calloc(dd, sizeof(float));
     p->w_k = calloc(dd, sizeof(float));
     p->w_v = calloc(dd, sizeof(float));
@@ -203,8 +204,9 @@ int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float
     float *ctx_h = q;                                  // q is free again: (h, n, d_k)
     for (int i = 0; i < h; i++)
         attention_forward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
-                          c->v_h + (size_t)i * m * d_k, mask, ctx_h + (size_t)i * n * d_k,
-                          c->w + (size_t)i * n * m, n, m, d_k, d_k);
+                          c->v_h + (size_t)i * m * d_k, mask,
+                          ctx_h + (size_t)i * n * d_k, c->w + (size_t)i * n * m, n, m,
+                          d_k, d_k);
     mha_concat_heads(ctx_h, c->ctx, n, h, d_k);
     linear_forward(c->ctx, p->w_o, p->b_o, out, n, d, d);
     free(ws);

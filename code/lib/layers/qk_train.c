@@ -50,8 +50,9 @@ void qk_backward(const float *x, const int *t, const float *q, const float *kk,
     // forward: loss -= log(a[i][t_i]) / rows  =>  dloss/da[i][t_i] = -1 / (rows a)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            ds[i * n + j] = t[i] == j ? (float)(-1.0 / (rows * target_weight(a, n, i, j)))
-                                      : 0.0f;
+            ds[i * n + j] = t[i] == j
+                    ? (float)(-1.0 / (rows * target_weight(a, n, i, j)))
+                    : 0.0f;
     // forward: a = softmax(s) row by row  =>  ds_i = a_i * (da_i - <a_i, da_i>)
     for (int i = 0; i < n; i++) softmax_backward(a + i * n, ds + i * n, ds + i * n, n);
     // forward: s = q kk^T / sqrt(k)  =>  dq = ds kk / sqrt(k), dkk = ds^T q / sqrt(k)
