@@ -637,6 +637,47 @@ static int reach(const float *w_last, int n, double frac) {
     return n - 1;
 }
 
+// Figure data: the last query's weight by distance, one column per head.
+static void write_alibi_reach(report_t *r, const float *reach_w, int n) {
+    FILE *f = report_data(r, "alibi_reach.dat");
+    if (f)
+        fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
+    for (int dist = 0; f && dist < n; dist++) {
+        fprintf(f, "%d", dist);
+        for (int h = 0; h < HEADS; h++)
+            fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
+        fprintf(f, "\n");
+    }
+    report_data_close(r, f);
+}
+
+// Random content: head 1 (slope) at length n against the same query with only
+// its last trunc keys; q, k, v (n, dk) are filled here.
+static void alibi_truncation(report_t *r, float slope, int n, int dk, int trunc,
+                             rng_t *rng) {
+    float *q = xfloats(PROG, (size_t)n * dk), *k = xfloats(PROG, (size_t)n * dk);
+    float *v = xfloats(PROG, (size_t)n * dk), *out = xfloats(PROG, (size_t)n * dk);
+    float *w = xfloats(PROG, (size_t)n * n), *out2 = xfloats(PROG, (size_t)trunc * dk);
+    float *w2 = xfloats(PROG, (size_t)trunc * trunc);
+    rng_fill_normal(rng, q, n * dk, 0.0f, 1.0f);
+    rng_fill_normal(rng, k, n * dk, 0.0f, 1.0f);
+    rng_fill_normal(rng, v, n * dk, 0.0f, 1.0f);
+    xok(PROG, alibi_attention(q, k, v, slope, out, w, n, dk, dk), "alibi_attention");
+    size_t tail = (size_t)(n - trunc) * dk;
+    xok(PROG, alibi_attention(q + tail, k + tail, v + tail, slope, out2, w2, trunc, dk,
+                              dk), "alibi_attention");
+    double diff = mat_max_abs_diff(out + (size_t)(n - 1) * dk,
+                                   out2 + (size_t)(trunc - 1) * dk, dk);
+    printf("\nrandom q, k, v (d_k = %d), head 1, last query:\n", dk);
+    printf("all %d keys vs only the last %d keys: max |difference| %.1e\n", n, trunc,
+           diff);
+    report_check(r, "head 1 sees only its last 32 keys (max |difference|)", diff, 1e-4);
+    report_value(r, "alibi_n", "%.0f", n);
+    report_value(r, "alibi_trunc", "%.1e", diff);
+    report_value(r, "alibi_window", "%.0f", trunc);
+    free(q), free(k), free(v), free(out), free(w), free(out2), free(w2);
+}
+
 static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
     enum { DK = 16, TRUNC = 32 };
     int L = cfg->len, n = 16 * L;
@@ -645,9 +686,6 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
     float *zero = xfloats(PROG, (size_t)n * DK), *out = xfloats(PROG, (size_t)n * DK);
     float *w = xfloats(PROG, (size_t)n * n),
           *reach_w = xfloats(PROG, (size_t)HEADS * n);
-    float *q = xfloats(PROG, (size_t)n * DK), *k = xfloats(PROG, (size_t)n * DK);
-    float *v = xfloats(PROG, (size_t)n * DK), *out2 = xfloats(PROG, (size_t)TRUNC * DK);
-    float *w2 = xfloats(PROG, (size_t)TRUNC * TRUNC);
     report_section(r, "alibi long");
     printf("no content (q = k = 0): weight of the last query, by distance\n");
     printf("%4s %10s %12s %14s %14s\n", "head", "slope", "w(dist 0)", "90% within",
@@ -679,36 +717,9 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
         }
     }
     printf("(at n = L = %d no key is L or more away; above, n = 16 L = %d)\n", L, n);
-    FILE *f = report_data(r, "alibi_reach.dat");
-    if (f)
-        fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
-    for (int dist = 0; f && dist < n; dist++) {
-        fprintf(f, "%d", dist);
-        for (int h = 0; h < HEADS; h++)
-            fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
-        fprintf(f, "\n");
-    }
-    report_data_close(r, f);
-
-    // Random content: head 1 at n = 16 L against the same query with only its
-    // last TRUNC keys.
-    rng_fill_normal(rng, q, n * DK, 0.0f, 1.0f);
-    rng_fill_normal(rng, k, n * DK, 0.0f, 1.0f);
-    rng_fill_normal(rng, v, n * DK, 0.0f, 1.0f);
-    alibi_attention(q, k, v, slopes[0], out, w, n, DK, DK);
-    size_t tail = (size_t)(n - TRUNC) * DK;
-    alibi_attention(q + tail, k + tail, v + tail, slopes[0], out2, w2, TRUNC, DK, DK);
-    double diff = mat_max_abs_diff(out + (size_t)(n - 1) * DK,
-                                   out2 + (size_t)(TRUNC - 1) * DK, DK);
-    printf("\nrandom q, k, v (d_k = %d), head 1, last query:\n", DK);
-    printf("all %d keys vs only the last %d keys: max |difference| %.1e\n", n, TRUNC,
-           diff);
-    report_check(r, "head 1 sees only its last 32 keys (max |difference|)", diff, 1e-4);
-    report_value(r, "alibi_n", "%.0f", n);
-    report_value(r, "alibi_trunc", "%.1e", diff);
-    report_value(r, "alibi_window", "%.0f", TRUNC);
-    free(zero), free(out), free(w), free(reach_w), free(q), free(k), free(v);
-    free(out2), free(w2);
+    write_alibi_reach(r, reach_w, n);
+    alibi_truncation(r, slopes[0], n, DK, TRUNC, rng);
+    free(zero), free(out), free(w), free(reach_w);
 }
 
 // ---------------------------------------------------------------------------
@@ -753,6 +764,44 @@ static double method_score(shift_t *s, int meth, int i, int j) {
     return score;
 }
 
+// Does score(i, j) change when both positions move by the same shift? The
+// largest change over i + shift < L, j <= i, per method: diff (N_METHODS,).
+static void shift_changes(shift_t *s, int L, int shift, double *diff) {
+    for (int meth = 0; meth < N_METHODS; meth++) {
+        diff[meth] = 0.0;
+        for (int i = 0; i + shift < L; i++)
+            for (int j = 0; j <= i; j++)
+                diff[meth] = fmax(diff[meth],
+                                  fabs(method_score(s, meth, i + shift, j + shift) -
+                                       method_score(s, meth, i, j)));
+    }
+}
+
+// The comparison table, one row per method, and its values.
+static void print_comparison(report_t *r, const double *shift_diff, const long *params,
+                             char reach_txt[][24]) {
+    static const char *const NAME[N_METHODS] = {"sinusoidal", "learned", "relative",
+                                                "RoPE", "ALiBi"};
+    static const char *const WHERE[N_METHODS] = {"added to x", "added to x",
+                                                 "keys in scores", "turns q and k",
+                                                 "bias on scores"};
+    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope",
+                                               "alibi"};
+    printf("%-11s %-15s %6s %13s %-9s %s\n", "method", "position", "params",
+           "shift change", "kind", "position 2L");
+    for (int meth = 0; meth < N_METHODS; meth++) {
+        int relative = shift_diff[meth] <= 1e-5;
+        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth],
+               params[meth], shift_diff[meth], relative ? "relative" : "absolute",
+               reach_txt[meth]);
+        char key[48];
+        snprintf(key, sizeof key, "cmp_%s_shift", KEY[meth]);
+        report_value(r, key, "%.1e", shift_diff[meth]);
+        snprintf(key, sizeof key, "cmp_%s_params", KEY[meth]);
+        report_value(r, key, "%.0f", (double)params[meth]);
+    }
+}
+
 static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     int d = cfg->d, L = cfg->len;
     float *c = xfloats(PROG, (size_t)d), *w_q = xfloats(PROG, (size_t)d * d);
@@ -772,18 +821,9 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     alibi_slopes(slopes, HEADS);
     shift_t s = {d, c, w_q, w_k, pe, tab.table, a, slopes[0], qi, kj};
 
-    // Does score(i, j) change when both positions move by the same shift?
     double shift_diff[N_METHODS];
     int shift = L / 2;
-    for (int meth = 0; meth < N_METHODS; meth++) {
-        shift_diff[meth] = 0.0;
-        for (int i = 0; i + shift < L; i++)
-            for (int j = 0; j <= i; j++)
-                shift_diff[meth] =
-                        fmax(shift_diff[meth],
-                             fabs(method_score(&s, meth, i + shift, j + shift) -
-                                  method_score(&s, meth, i, j)));
-    }
+    shift_changes(&s, L, shift, shift_diff);
     // Can it give position 2L (twice the training length)?
     int pos2 = 2 * L;
     float *row = xfloats(PROG, (size_t)d);
@@ -791,11 +831,6 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     int st_learned = learned_pe_lookup(&tab, &pos2, 1, row);
     int st_rope = rope_apply(row, 1, d, pos2, ROPE_BASE);
     long params[N_METHODS] = {0, (long)L * d, (long)(2 * SHAW_K + 1) * d, 0, 0};
-    static const char *const NAME[N_METHODS] = {"sinusoidal", "learned", "relative",
-                                                "RoPE", "ALiBi"};
-    static const char *const WHERE[N_METHODS] = {"added to x", "added to x",
-                                                 "keys in scores", "turns q and k",
-                                                 "bias on scores"};
     char reach_txt[N_METHODS][24];
     snprintf(reach_txt[M_SIN], 24, "status %d", st_sin);
     snprintf(reach_txt[M_LEARNED], 24, "status %d", st_learned);
@@ -806,21 +841,7 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     report_section(r, "comparison");
     printf("d = %d, L = %d; the same token at every position; shift = %d\n", d, L,
            shift);
-    printf("%-11s %-15s %6s %13s %-9s %s\n", "method", "position", "params",
-           "shift change", "kind", "position 2L");
-    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope",
-                                               "alibi"};
-    for (int meth = 0; meth < N_METHODS; meth++) {
-        int relative = shift_diff[meth] <= 1e-5;
-        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth],
-               params[meth], shift_diff[meth], relative ? "relative" : "absolute",
-               reach_txt[meth]);
-        char key[48];
-        snprintf(key, sizeof key, "cmp_%s_shift", KEY[meth]);
-        report_value(r, key, "%.1e", shift_diff[meth]);
-        snprintf(key, sizeof key, "cmp_%s_params", KEY[meth]);
-        report_value(r, key, "%.0f", (double)params[meth]);
-    }
+    print_comparison(r, shift_diff, params, reach_txt);
     printf("(relative: max |score(i+s, j+s) - score(i, j)| <= 1e-5)\n");
     report_check_true(r, "sinusoidal and learned scores depend on absolute position",
                       shift_diff[M_SIN] > 1e-3 && shift_diff[M_LEARNED] > 1e-5);
