@@ -647,10 +647,14 @@ static void section_promises(report_t *r, toy_t *t) {
     double te_mean = mse(flat, t->yq, NQ);
     printf("accuracy:  test MSE, plain average of all y_j   %8.4f\n", te_mean);
     printf("           test MSE, attention pooling h = %.2f %8.4f\n", h, te_h);
+    report_check_true(r, "accuracy: attention pooling beats the plain average",
+                      te_h < te_mean);
     printf("focus:     points holding 90%% of a query's weight %6.1f of %d\n", top90,
            n_t);
     printf("           points holding 99%% of a query's weight %6.1f of %d\n", top99,
            n_t);
+    report_check_true(r, "focus: 90% of the weight on under half the points",
+                      top90 < 0.5 * n_t);
     int i = 50, near = 0;
     const float *row = t->w + i * n_t;
     double mass_near = 0.0;
@@ -662,6 +666,7 @@ static void section_promises(report_t *r, toy_t *t) {
     printf("reading:   query x = %.2f puts %.3f of its weight on the %d points\n",
            t->xq[i], mass_near, near);
     printf("           within 2h of it\n");
+    report_check_true(r, "reading: most of the weight lies within 2h", mass_near > 0.5);
     report_value(r, "pr_mean_mse", "%.3f", te_mean);
     report_value(r, "pr_attn_mse", "%.4f", te_h);
     report_value(r, "pr_top90", "%.1f", top90);
