@@ -792,7 +792,6 @@ int main(int argc, char **argv) {
     model_t md = model_new((int)seq_len, (int)d_model, (int)heads, &rng);
     float *h1 = xfloats(PROG, (size_t)BIG_N * BIG_D);        // add & norm -> FFN
     float *enc_out = xfloats(PROG, (size_t)BIG_N * BIG_D);   // encoder -> decoder
-
     section_config(&r, &md, (unsigned long long)cli.seed);
     section_split(&r);
     section_xavier(&r, &md, &rng);

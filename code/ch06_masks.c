@@ -592,6 +592,15 @@ static void section_kv_cost(report_t *r) {
 
 // ---------------------------------------------------------------------------
 
+// The N_KINDS masks (N, N) of the first sections, over ids (N,): 5 real tokens.
+static void build_masks(unsigned char **masks, int *ids, rng_t *rng) {
+    padded_ids(ids, N, 5, 0);
+    for (int k = 0; k < N_KINDS; k++) {
+        masks[k] = xmalloc(PROG, N * N);
+        build_mask(k, masks[k], ids, N, rng);
+    }
+}
+
 int main(int argc, char **argv) {
     long seq_len = 16, steps = 12;
     const cli_opt_t opts[] = {
@@ -608,14 +617,9 @@ int main(int argc, char **argv) {
     if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
-
     int ids[N], n = (int)seq_len;
     unsigned char *masks[N_KINDS];
-    padded_ids(ids, N, 5, 0);
-    for (int k = 0; k < N_KINDS; k++) {
-        masks[k] = xmalloc(PROG, N * N);
-        build_mask(k, masks[k], ids, N, &rng);
-    }
+    build_masks(masks, ids, &rng);
     section_kinds(&r, masks, ids);
     section_stats(&r, masks);
     section_conventions(&r, masks[K_CAUSAL]);
@@ -631,7 +635,6 @@ int main(int argc, char **argv) {
     section_depth(&r, n, fm, fw);
     section_kv(&r, (int)steps, &rng);
     section_kv_cost(&r);
-
     for (int k = 0; k < N_KINDS; k++) free(masks[k]);
     free(fm), free(fw), free(bt.embed), free(bt.x);
     mha_free(&bt.mha);
