@@ -764,10 +764,8 @@ static model_t model_new(int n, int d, int h, rng_t *rng) {
 // The check across options: --heads divides --d-model.
 static int check_options(const cli_t *cli, char *why, size_t size) {
     long d_model = cli_int(cli, "--d-model"), heads = cli_int(cli, "--heads");
-    if (d_model % heads == 0) return 0;
-    snprintf(why, size, "--d-model %ld is not divisible by --heads %ld", d_model,
-             heads);
-    return -1;
+    return cli_require(why, size, d_model % heads == 0,
+                       "--d-model %ld is not divisible by --heads %ld", d_model, heads);
 }
 
 int main(int argc, char **argv) {
@@ -782,8 +780,8 @@ int main(int argc, char **argv) {
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 4: multi-head attention, the Transformer block.",
-                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    cli.check = check_options;
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42,
+                 .check = check_options};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
     if (rc >= 0) return rc;

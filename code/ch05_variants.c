@@ -250,13 +250,31 @@ static void section_sparse_pattern(report_t *r) {
 // ---------------------------------------------------------------------------
 // two sparse implementations: equal results, different costs
 
+// Random q, k, v (EQ_N, EQ_D) and room for two outputs (EQ_N, EQ_D) and the
+// weights (EQ_N, EQ_N): what the sections comparing two ways of one result share.
+typedef struct {
+    float *q, *k, *v, *o1, *o2, *w;
+} eq_t;
+
+static eq_t eq_new(rng_t *rng) {
+    const long nd = (long)EQ_N * EQ_D;
+    eq_t e;
+    e.q = normal_floats(rng, nd, 1.0f);
+    e.k = normal_floats(rng, nd, 1.0f);
+    e.v = normal_floats(rng, nd, 1.0f);
+    e.o1 = xfloats(PROG, (size_t)nd), e.o2 = xfloats(PROG, (size_t)nd);
+    e.w = xfloats(PROG, (size_t)EQ_N * EQ_N);
+    return e;
+}
+
+static void eq_free(eq_t *e) {
+    free(e->q), free(e->k), free(e->v), free(e->o1), free(e->o2), free(e->w);
+}
+
 static void sparse_equalities(report_t *r, rng_t *rng) {
     int n = EQ_N, d = EQ_D;
-    float *q = normal_floats(rng, (long)n * d, 1.0f),
-          *k = normal_floats(rng, (long)n * d, 1.0f);
-    float *v = normal_floats(rng, (long)n * d, 1.0f);
-    float *o1 = xfloats(PROG, (size_t)n * d), *o2 = xfloats(PROG, (size_t)n * d);
-    float *w = xfloats(PROG, (size_t)n * n);
+    eq_t e = eq_new(rng);
+    float *q = e.q, *k = e.k, *v = e.v, *o1 = e.o1, *o2 = e.o2, *w = e.w;
     unsigned char *mask = xmalloc(PROG, (size_t)n * n);
     sparse_pattern_t p;
     xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, sweep_stride(n), 0), "sparse_build");
@@ -274,7 +292,8 @@ static void sparse_equalities(report_t *r, rng_t *rng) {
     report_check(r, "full pattern: sparse kernel == standard attention",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     sparse_free(&p);
-    free(q), free(k), free(v), free(o1), free(o2), free(w), free(mask);
+    eq_free(&e);
+    free(mask);
 }
 
 static const int DENSITY_WINDOWS[] = {0, 2, 8, 32, 128, 256, DENSITY_N};
@@ -390,11 +409,8 @@ static void section_hard(report_t *r, rng_t *rng) {
 
 static void section_linear_exact(report_t *r, rng_t *rng) {
     int n = EQ_N, d = EQ_D;
-    float *q = normal_floats(rng, (long)n * d, 1.0f),
-          *k = normal_floats(rng, (long)n * d, 1.0f);
-    float *v = normal_floats(rng, (long)n * d, 1.0f);
-    float *o1 = xfloats(PROG, (size_t)n * d), *o2 = xfloats(PROG, (size_t)n * d);
-    float *w = xfloats(PROG, (size_t)n * n);
+    eq_t e = eq_new(rng);
+    float *q = e.q, *k = e.k, *v = e.v, *o1 = e.o1, *o2 = e.o2, *w = e.w;
     unsigned char *causal = xmalloc(PROG, (size_t)n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) causal[i * n + j] = j <= i;
@@ -416,7 +432,8 @@ static void section_linear_exact(report_t *r, rng_t *rng) {
     report_value(r, "lin_state_bytes", "%.0f", (double)state);
     report_value(r, "eq_n", "%.0f", n);
     report_value(r, "eq_d", "%.0f", d);
-    free(q), free(k), free(v), free(o1), free(o2), free(w), free(causal);
+    eq_free(&e);
+    free(causal);
 }
 
 static void section_linear_error(report_t *r, rng_t *rng) {

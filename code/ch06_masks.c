@@ -180,9 +180,25 @@ static void section_conventions(report_t *r, const unsigned char *causal) {
 
 enum { M = 6 };
 
+// Scores s (M,) plus the additive bias of vis (hidden as `hidden`, named
+// `name`), softmaxed, printed and checked against ref, the masked softmax.
+static void additive_softmax(report_t *r, const unsigned char *vis, const float *s,
+                             const float *ref, float hidden, const char *name) {
+    float bias[M], a[M];
+    mask_to_additive(vis, bias, M, hidden);             // s + bias, then softmax
+    memcpy(a, s, sizeof a);
+    mat_add(a, bias, M);
+    softmax_rows(a, 1, M);
+    char label[64];
+    snprintf(label, sizeof label, "s + (%s), softmax", name);
+    print_row(label, a, M, 4);
+    snprintf(label, sizeof label, "additive %s == masked softmax", name);
+    report_check(r, label, mat_max_abs_diff(a, ref, M), 1e-7);
+}
+
 static void section_additive(report_t *r, rng_t *rng) {
     const unsigned char vis[M] = {1, 1, 1, 1, 0, 0};   // the last two keys are padding
-    float s[M], ref[M], a[M], b[M], bias[M];
+    float s[M], ref[M], a[M], b[M];
     rng_fill_normal(rng, s, M, 0.0f, 2.0f);
     report_section(r, "additive and multiplicative");
     print_row("scores", s, M, 3);
@@ -193,20 +209,8 @@ static void section_additive(report_t *r, rng_t *rng) {
     softmax_rows_masked(ref, vis, 1, M);
     print_row("masked softmax", ref, M, 4);
 
-    mask_to_additive(vis, bias, M, -INFINITY);          // s + bias, then softmax
-    memcpy(a, s, sizeof s);
-    mat_add(a, bias, M);
-    softmax_rows(a, 1, M);
-    print_row("s + (-inf), softmax", a, M, 4);
-    report_check(r, "additive -inf == masked softmax", mat_max_abs_diff(a, ref, M),
-                 1e-7);
-    mask_to_additive(vis, bias, M, -1e9f);
-    memcpy(a, s, sizeof s);
-    mat_add(a, bias, M);
-    softmax_rows(a, 1, M);
-    print_row("s + (-1e9), softmax", a, M, 4);
-    report_check(r, "additive -1e9 == masked softmax", mat_max_abs_diff(a, ref, M),
-                 1e-7);
+    additive_softmax(r, vis, s, ref, -INFINITY, "-inf");
+    additive_softmax(r, vis, s, ref, -1e9f, "-1e9");
 
     for (int j = 0; j < M; j++) a[j] = s[j] * vis[j];    // wrong: zero scores, not -inf
     softmax_rows(a, 1, M);

@@ -861,9 +861,8 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
 // The check across options: --d-model is even (RoPE turns pairs).
 static int check_options(const cli_t *cli, char *why, size_t size) {
     long d_model = cli_int(cli, "--d-model");
-    if (d_model % 2 == 0) return 0;
-    snprintf(why, size, "--d-model %ld is odd (RoPE turns pairs)", d_model);
-    return -1;
+    return cli_require(why, size, d_model % 2 == 0,
+                       "--d-model %ld is odd (RoPE turns pairs)", d_model);
 }
 
 int main(int argc, char **argv) {
@@ -878,8 +877,8 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 7: positional encoding (sinusoidal, learned, "
                             "RoPE, ALiBi).",
-                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    cli.check = check_options;
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42,
+                 .check = check_options};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
     if (rc >= 0) return rc;

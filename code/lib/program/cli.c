@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,15 @@ long cli_int(const cli_t *cli, const char *name) {
         if (strcmp(name, cli->opts[j].name) == 0 && cli->opts[j].ival)
             return *cli->opts[j].ival;
     return 0;
+}
+
+int cli_require(char *why, size_t size, int holds, const char *fmt, ...) {
+    if (holds) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return -1;
 }
 
 int cli_parse(cli_t *cli, int argc, char **argv) {

@@ -56,4 +56,9 @@ int cli_parse(cli_t *cli, int argc, char **argv);
 // 0 when cli has no such option.
 long cli_int(const cli_t *cli, const char *name);
 
+// For a check across options: 0 when holds, else -1 with the message (printf
+// format fmt) written to why (size bytes).
+//   return cli_require(why, size, d % h == 0, "--d-model %ld ...", d, h);
+int cli_require(char *why, size_t size, int holds, const char *fmt, ...);
+
 #endif
