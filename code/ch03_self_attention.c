@@ -604,7 +604,8 @@ static double gradient_check(float *w_q, float *w_k, const float *x, const int *
     float q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
     float g[2][TR_D * TR_K] = {{0}}, scratch[TR_N * TR_N + 2 * TR_N * TR_K];
     qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
-    qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, g[0], g[1], scratch);
+    const qk_saved_t fw = {q, kk, a};
+    qk_backward(x, t, &fw, TR_N, TR_D, TR_K, g[0], g[1], scratch);
     double worst = 0.0;
     for (int which = 0; which < 2; which++) {
         float *w = which ? w_k : w_q;
@@ -630,11 +631,12 @@ static double train_step(float *w_q, float *w_k, const int *t, rng_t *rng) {
     float x[TR_N * TR_D], q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
     float dw_q[TR_D * TR_K] = {0}, dw_k[TR_D * TR_K] = {0};   // zeroed once per step
     float scratch[TR_N * TR_N + 2 * TR_N * TR_K];
+    const qk_saved_t fw = {q, kk, a};                // what the forward pass made
     double loss = 0.0;
     for (int b = 0; b < TR_BATCH; b++) {
         training_sequence(x, rng);
         loss += qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
-        qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, dw_q, dw_k, scratch);
+        qk_backward(x, t, &fw, TR_N, TR_D, TR_K, dw_q, dw_k, scratch);
     }
     for (int i = 0; i < TR_D * TR_K; i++) {        // w <- w - lr * mean gradient
         w_q[i] -= TR_LR * dw_q[i] / TR_BATCH;

@@ -175,7 +175,8 @@ static void section_relative(report_t *r, rng_t *rng) {
     fill_normal(rng, ek, ROWS * D, 1.0f);
     fill_normal(rng, ev, ROWS * D, 0.5f);
     attention_forward(q, k, v, NULL, out, w0, N, N, D, D);
-    relpos_forward(q, k, v, ek, ev, NULL, out, w, N, N, D, D, K);
+    const relpos_t rel = {.emb_k = ek, .emb_v = ev, .k_max = K, .d_k = D, .d_v = D};
+    relpos_forward(q, k, v, &rel, NULL, out, w, N, N);
     // the scores before the softmax: run again with the weights left raw
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) {
@@ -200,7 +201,9 @@ static void section_relative(report_t *r, rng_t *rng) {
     // zero embeddings: relative attention is standard attention
     float q2[N * D], o1[N * D], o2[N * D];
     fill_normal(rng, q2, N * D, 1.0f);
-    relpos_forward(q2, k, v, zero, zero, NULL, o1, w, N, N, D, D, K);
+    const relpos_t zero_rel = {.emb_k = zero, .emb_v = zero, .k_max = K, .d_k = D,
+                               .d_v = D};
+    relpos_forward(q2, k, v, &zero_rel, NULL, o1, w, N, N);
     attention_forward(q2, k, v, NULL, o2, w0, N, N, D, D);
     report_check(r, "zero tables: relative == standard attention",
                  mat_max_abs_diff(o1, o2, N * D), 1e-6);
@@ -719,10 +722,12 @@ static void bench_call(bench_t *b, int variant, int n) {
             rc = online_attention(b->q, b->k, b->v, NULL, b->out, n, n, d, d,
                                   ONLINE_BLOCK);
             break;
-        case V_RELATIVE:
-            relpos_forward(b->q, b->k, b->v, b->emb_k, b->emb_v, NULL, b->out, b->w, n,
-                           n, d, d, SWEEP_REL_K);
+        case V_RELATIVE: {
+            const relpos_t rel = {.emb_k = b->emb_k, .emb_v = b->emb_v,
+                                  .k_max = SWEEP_REL_K, .d_k = d, .d_v = d};
+            relpos_forward(b->q, b->k, b->v, &rel, NULL, b->out, b->w, n, n);
             break;
+        }
         default:
             hard_forward(b->q, b->k, b->v, NULL, b->out, NULL, n, n, d, d);
     }

@@ -441,7 +441,8 @@ static void sw_attention_backward(const int *s) {
     float *q = fb(N2(n, d_k)), *k = fb(N2(m, d_k)), *v = fb(N2(m, d_v));
     float *w = fb(N2(n, m)), *dout = fb(N2(n, d_v)), *scratch = fb(N2(n, m));
     float *dq = fb(N2(n, d_k)), *dk = fb(N2(m, d_k)), *dv = fb(N2(m, d_v));
-    attention_backward(q, k, v, w, dout, dq, dk, dv, n, m, d_k, d_v, scratch);
+    const attn_saved_t fw = {q, k, v, w};
+    attention_backward(&fw, dout, dq, dk, dv, n, m, d_k, d_v, scratch);
     fin(dq, N2(n, d_k), "dq"); fin(dk, N2(m, d_k), "dk"); fin(dv, N2(m, d_v), "dv");
     double sq = mat_sq_dist(q, q, N2(n, d_k));
     cr_assert(sq == 0.0, "mat_sq_dist(a, a) = %g", sq);
@@ -508,7 +509,7 @@ static void sw_qk_train(const int *s) {
     for (int i = 0; i < n; i++) t[i] = i - 1;
     double loss = qk_forward(x, w_q, w_k, t, n, d, k, q, kk, a);
     cr_assert(isfinite(loss) && loss >= 0.0, "loss %g", loss);
-    qk_backward(x, t, q, kk, a, n, d, k, dw_q, dw_k, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, n, d, k, dw_q, dw_k, scratch);
     fin(dw_q, N2(d, k), "dw_q"); fin(dw_k, N2(d, k), "dw_k");
     free(x); free(w_q); free(w_k); free(q); free(kk); free(a); free(dw_q); free(dw_k);
     free(scratch); free(t);
@@ -635,9 +636,11 @@ static void sw_relative(const int *s) {   // k_max = 1, and -1 (treated as 0)
         int *idx = malloc(N2(n, m) * sizeof *idx);
         relpos_index(idx, n, m, k_max);
         for (size_t i = 0; i < N2(n, m); i++) cr_assert(idx[i] >= 0 && idx[i] < rows);
-        relpos_forward(q, k, v, ek, ev, mask, out, w, n, m, d_k, d_v, k_max);
+        relpos_t rel = {.emb_k = ek, .emb_v = ev, .k_max = k_max, .d_k = d_k, .d_v = d_v};
+        relpos_forward(q, k, v, &rel, mask, out, w, n, m);
         fin(out, N2(n, d_v), "out"); fin(w, N2(n, m), "weights");
-        relpos_forward(q, k, v, ek, NULL, NULL, out, w, n, m, d_k, d_v, k_max);
+        rel.emb_v = NULL;
+        relpos_forward(q, k, v, &rel, NULL, out, w, n, m);
         fin(out, N2(n, d_v), "key-only out");
         free(q); free(k); free(v); free(ek); free(ev); free(out); free(w);
         free(mask); free(idx);

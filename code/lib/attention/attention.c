@@ -31,9 +31,9 @@ void attention_forward(const float *q, const float *k, const float *v,
 }
 // end snippet
 
-void attention_backward(const float *q, const float *k, const float *v,
-                        const float *weights, const float *dout, float *dq, float *dk,
+void attention_backward(const attn_saved_t *fw, const float *dout, float *dq, float *dk,
                         float *dv, int n, int m, int d_k, int d_v, float *scratch) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *weights = fw->weights;
     float *ds = scratch;                                   // (n, m)
     // forward: out = weights v  =>  dweights = dout v^T, dv += weights^T dout
     for (int i = 0; i < n; i++)

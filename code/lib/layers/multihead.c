@@ -230,12 +230,13 @@ int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
     // forward: ctx = concat(ctx_h)  =>  dctx_h = split(dctx)
     mha_split_heads(dctx, dctx_h, n, h, d_k);
     // forward: ctx_h[i] = attention(q_h[i], k_h[i], v_h[i]) in every head
-    for (int i = 0; i < h; i++)
-        attention_backward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
-                           c->v_h + (size_t)i * m * d_k, c->w + (size_t)i * n * m,
-                           dctx_h + (size_t)i * n * d_k, dq_h + (size_t)i * n * d_k,
-                           dk_h + (size_t)i * m * d_k, dv_h + (size_t)i * m * d_k, n, m,
-                           d_k, d_k, scratch);
+    for (int i = 0; i < h; i++) {
+        size_t qi = (size_t)i * n * d_k, ki = (size_t)i * m * d_k;
+        const attn_saved_t fw = {c->q_h + qi, c->k_h + ki, c->v_h + ki,
+                                 c->w + (size_t)i * n * m};
+        attention_backward(&fw, dctx_h + qi, dq_h + qi, dk_h + ki, dv_h + ki, n, m, d_k,
+                           d_k, scratch);
+    }
     // forward: q_h = split(q), and so on  =>  dq = concat(dq_h)
     mha_concat_heads(dq_h, dq, n, h, d_k);
     mha_concat_heads(dk_h, dk, m, h, d_k);

@@ -39,9 +39,9 @@ double qk_forward(const float *x, const float *w_q, const float *w_k, const int 
 // end snippet
 
 // snippet: qk_backward
-void qk_backward(const float *x, const int *t, const float *q, const float *kk,
-                 const float *a, int n, int d, int k, float *dw_q, float *dw_k,
-                 float *scratch) {
+void qk_backward(const float *x, const int *t, const qk_saved_t *fw, int n, int d,
+                 int k, float *dw_q, float *dw_k, float *scratch) {
+    const float *q = fw->q, *kk = fw->kk, *a = fw->a;
     int rows = n >= 1 && d >= 1 && k >= 1 ? scored_rows(t, n) : 0;
     if (rows == 0) return;
     float *ds = scratch;                          // (n, n): dloss/ds, first dloss/da
