@@ -636,7 +636,8 @@ static void sw_relative(const int *s) {   // k_max = 1, and -1 (treated as 0)
         int *idx = malloc(N2(n, m) * sizeof *idx);
         relpos_index(idx, n, m, k_max);
         for (size_t i = 0; i < N2(n, m); i++) cr_assert(idx[i] >= 0 && idx[i] < rows);
-        relpos_t rel = {.emb_k = ek, .emb_v = ev, .k_max = k_max, .d_k = d_k, .d_v = d_v};
+        relpos_t rel = {.emb_k = ek, .emb_v = ev, .k_max = k_max, .d_k = d_k,
+                        .d_v = d_v};
         relpos_forward(q, k, v, &rel, mask, out, w, n, m);
         fin(out, N2(n, d_v), "out"); fin(w, N2(n, m), "weights");
         rel.emb_v = NULL;

@@ -30,7 +30,8 @@ typedef struct {
 // attention_forward). emb_v == NULL: values without position (Shaw et al.'s
 // key-only variant). k_max < 0 is treated as 0. n = 0 writes nothing; m = 0
 // gives zero output rows.
-void relpos_forward(const float *q, const float *k, const float *v, const relpos_t *rel,
-                    const unsigned char *mask, float *out, float *weights, int n, int m);
+void relpos_forward(const float *q, const float *k, const float *v,
+                    const relpos_t *rel, const unsigned char *mask, float *out,
+                    float *weights, int n, int m);
 
 #endif
