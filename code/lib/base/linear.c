@@ -1,5 +1,5 @@
 // linear.c -- y = x W + b, its gradients, and weight initialisation.
-#include "layers/linear.h"
+#include "base/linear.h"
 
 #include <math.h>
 
