@@ -5,8 +5,11 @@
 // vs multiplicative) and what goes wrong with each, including a fully masked
 // row; runs a padded batch through multi-head attention and checks that the
 // real tokens get exactly the outputs they get unpadded; follows information
-// through stacked layers under each mask; and generates tokens with a KV
-// cache, checked against the full causal computation, with the work it saves.
+// through stacked layers under each mask; generates tokens with a KV cache,
+// checked against the full causal computation, with the work it saves; and
+// counts what multi-query and grouped-query attention, a sliding window and a
+// paged cache do to the cache's size (GQA checked against multi-head attention
+// with copied key/value heads).
 //
 // --seq-len sizes the information-flow study; --steps the generated sequence.
 
@@ -19,6 +22,7 @@
 #include "base/rng.h"
 #include "attention/attention.h"
 #include "attention/softmax.h"
+#include "layers/gqa.h"
 #include "layers/multihead.h"
 #include "masks/kv_cache.h"
 #include "masks/mask.h"
@@ -595,6 +599,105 @@ static void section_kv_cost(report_t *r) {
 }
 
 // ---------------------------------------------------------------------------
+// kv cache economics: MQA, GQA, sliding window, pages
+
+// GQA on (GT, GH HS) queries and (GT, GKV HS) keys/values against multi-head
+// attention whose head h reads a copy of key/value head h / (GH / GKV), each
+// head by attention_forward with a causal mask. -> largest |difference|.
+static double gqa_vs_copied_mha(rng_t *rng) {
+    enum { GT = 12, GH = 8, GKV = 2, HS = 8 };
+    gqa_shape_t s = {.B = 1, .T = GT, .NH = GH, .NKV = GKV, .HS = HS};
+    float q[GT * GH * HS], k[GT * GKV * HS], v[GT * GKV * HS];
+    float out[GT * GH * HS], att[GH * GT * GT];
+    rng_fill_normal(rng, q, GT * GH * HS, 0.0f, 1.0f);
+    rng_fill_normal(rng, k, GT * GKV * HS, 0.0f, 1.0f);
+    rng_fill_normal(rng, v, GT * GKV * HS, 0.0f, 1.0f);
+    xok(PROG, gqa_forward(&s, out, att, q, k, v), "gqa_forward");
+    unsigned char causal[GT * GT];
+    mask_causal(causal, GT);
+    float qh[GT * HS], kh[GT * HS], vh[GT * HS], oh[GT * HS], w[GT * GT];
+    double worst = 0.0;
+    for (int h = 0; h < GH; h++) {
+        int g = h / (GH / GKV);                 // the key/value head it copies
+        for (int t = 0; t < GT; t++) {
+            memcpy(qh + t * HS, q + (t * GH + h) * HS, HS * sizeof(float));
+            memcpy(kh + t * HS, k + (t * GKV + g) * HS, HS * sizeof(float));
+            memcpy(vh + t * HS, v + (t * GKV + g) * HS, HS * sizeof(float));
+        }
+        attention_forward(qh, kh, vh, causal, oh, w, GT, GT, HS, HS);
+        for (int t = 0; t < GT; t++)
+            worst = fmax(worst, mat_max_abs_diff(oh + t * HS, out + (t * GH + h) * HS,
+                                                 HS));
+    }
+    return worst;
+}
+
+static void section_kv_economics(report_t *r, rng_t *rng) {
+    // A 32-layer model with 32 heads of d_k = 128, 16-bit numbers; a batch of
+    // SEQS sequences of random lengths up to T_MAX; a window of WINDOW tokens;
+    // pages of PAGE tokens.
+    enum { LAYERS = 32, HEADS = 32, DK = 128, BYTES = 2, GROUPS8 = 8 };
+    enum { WINDOW = 4096, PAGE = 16, SEQS = 64, T_MAX = 8192 };
+    report_section(r, "kv cache economics");
+    double diff = gqa_vs_copied_mha(rng);
+    printf("GQA, 8 query heads sharing 2 key/value heads, vs multi-head attention\n");
+    printf("  with the key/value heads copied per group: max |diff| = %.3g\n", diff);
+    report_check(r, "GQA == MHA with copied key/value heads", diff, 1e-6);
+    const int kv_heads[3] = {HEADS, GROUPS8, 1};
+    const char *const name[3] = {"MHA", "GQA-8", "MQA"};
+    long bytes[3];
+    printf("%d layers, %d query heads, d_k %d, %d-byte numbers: cache per token\n",
+           LAYERS, HEADS, DK, BYTES);
+    printf("%-6s %8s %14s %12s %14s\n", "", "kv heads", "bytes/token", "h / g",
+           "MiB at 32768");
+    for (int i = 0; i < 3; i++) {
+        bytes[i] = gqa_kv_bytes_per_token(LAYERS, kv_heads[i], DK, BYTES);
+        printf("%-6s %8d %14ld %12d %14.0f\n", name[i], kv_heads[i], bytes[i],
+               HEADS / kv_heads[i], bytes[i] * 32768.0 / (1024.0 * 1024.0));
+    }
+    int shrinks = 1;
+    for (int i = 0; i < 3; i++) shrinks &= bytes[0] == bytes[i] * (HEADS / kv_heads[i]);
+    report_check_true(r, "the cache shrinks by h / g exactly", shrinks);
+    double window_mib = (double)bytes[1] * WINDOW / (1024.0 * 1024.0);
+    printf("sliding window of %d tokens (GQA-8): at most %.0f MiB, whatever the length\n",
+           WINDOW, window_mib);
+    // Paged: each sequence gets whole pages; contiguous: T_MAX slots reserved.
+    long long used = 0, paged = 0, reserved = 0;
+    int under_a_page = 1;
+    for (int s = 0; s < SEQS; s++) {
+        long long len = 1 + (long long)(rng_uniform(rng) * T_MAX);
+        if (len > T_MAX) len = T_MAX;
+        long long p = kv_paged_tokens(len, PAGE);
+        under_a_page &= p - len >= 0 && p - len < PAGE;
+        used += len, paged += p, reserved += T_MAX;
+    }
+    double waste_paged = 100.0 * (paged - used) / paged;
+    double waste_reserved = 100.0 * (reserved - used) / reserved;
+    printf("%d sequences of 1..%d tokens: %lld tokens cached\n", SEQS, T_MAX, used);
+    printf("  reserved at %d tokens each: %lld slots, %.1f %% wasted\n", T_MAX,
+           reserved, waste_reserved);
+    printf("  pages of %d tokens: %lld slots, %.2f %% wasted\n", PAGE, paged,
+           waste_paged);
+    report_check_true(r, "paged: every sequence wastes less than one page",
+                      under_a_page);
+    report_value(r, "gqa_max_diff", "%.2g", diff);
+    report_value(r, "kv_layers", "%.0f", LAYERS);
+    report_value(r, "kv_heads", "%.0f", HEADS);
+    report_value(r, "kv_dk", "%.0f", DK);
+    report_value(r, "kv_mha_bytes", "%.0f", (double)bytes[0]);
+    report_value(r, "kv_gqa8_bytes", "%.0f", (double)bytes[1]);
+    report_value(r, "kv_mqa_bytes", "%.0f", (double)bytes[2]);
+    report_value(r, "kv_gqa_ratio", "%.0f", (double)(HEADS / GROUPS8));
+    report_value(r, "kv_window", "%.0f", WINDOW);
+    report_value(r, "kv_window_mib", "%.0f", window_mib);
+    report_value(r, "kv_page_tokens", "%.0f", PAGE);
+    report_value(r, "kv_page_waste_pct", "%.2f", waste_paged);
+    report_value(r, "kv_reserve_waste_pct", "%.1f", waste_reserved);
+    report_value(r, "kv_seqs", "%.0f", SEQS);
+    report_value(r, "kv_t_max", "%.0f", T_MAX);
+}
+
+// ---------------------------------------------------------------------------
 
 // The N_KINDS masks (N, N) of the first sections, over ids (N,): 5 real tokens.
 static void build_masks(unsigned char **masks, int *ids, rng_t *rng) {
@@ -639,6 +742,7 @@ int main(int argc, char **argv) {
     section_depth(&r, n, fm, fw);
     section_kv(&r, (int)steps, &rng);
     section_kv_cost(&r);
+    section_kv_economics(&r, &rng);
     for (int k = 0; k < N_KINDS; k++) free(masks[k]);
     free(fm), free(fw), free(bt.embed), free(bt.x);
     mha_free(&bt.mha);

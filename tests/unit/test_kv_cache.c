@@ -81,3 +81,19 @@ Test(kv_cache, counts) {
     cr_assert_eq(kv_bytes_per_token(768, 12), 73728);
     cr_assert_eq(kv_bytes_per_token(-1, 2), 0);
 }
+
+Test(kv_cache, paged_tokens) {
+    cr_assert_eq(kv_paged_tokens(1, 16), 16);
+    cr_assert_eq(kv_paged_tokens(16, 16), 16);
+    cr_assert_eq(kv_paged_tokens(17, 16), 32);
+    cr_assert_eq(kv_paged_tokens(4096, 16), 4096);
+    cr_assert_eq(kv_paged_tokens(5, 1), 5);                 // a page of one token
+    for (long long len = 1; len < 200; len++) {             // waste in [0, page)
+        long long got = kv_paged_tokens(len, 7);
+        cr_assert(got >= len && got - len < 7 && got % 7 == 0, "len %lld", len);
+    }
+    cr_assert_eq(kv_paged_tokens(0, 16), 0);
+    cr_assert_eq(kv_paged_tokens(-3, 16), 0);
+    cr_assert_eq(kv_paged_tokens(10, 0), -1);
+    cr_assert_eq(kv_paged_tokens(10, -4), -1);
+}

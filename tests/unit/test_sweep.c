@@ -802,6 +802,8 @@ static void sw_kv_cache(const int *s) {   // heads, d_k, capacity, steps
     (void)kv_macs_cached(d, steps);
     (void)kv_macs_uncached(d, steps);
     (void)kv_bytes_per_token(d, cap);
+    long long pg = kv_paged_tokens(steps, cap);
+    cr_assert_eq(pg < 0, cap < 1, "kv_paged_tokens = %lld", pg);
     kv_cache_t c;
     int rc = kv_alloc(&c, d, h, cap);
     cr_assert_eq(rc, h < 1 || s[1] < 1 || cap < 1 ? -1 : 0, "kv_alloc = %d", rc);
@@ -1021,7 +1023,7 @@ static const sweep_t SWEEP[] = {
         {"mask_stats mask_reach mask_flow", 3, sw_mask_measures},
         {"mask_mha_batch", 4, sw_mask_mha_batch},
         {"kv_alloc kv_free kv_reset kv_step kv_macs_cached kv_macs_uncached "
-         "kv_bytes_per_token",
+         "kv_bytes_per_token kv_paged_tokens",
          4, sw_kv_cache},
         {"alibi_slopes alibi_bias alibi_attention", 4, sw_alibi},
         {"learned_pe_alloc learned_pe_free learned_pe_init learned_pe_lookup", 3,

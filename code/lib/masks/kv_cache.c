@@ -84,3 +84,9 @@ long long kv_bytes_per_token(int d_model, int layers) {
     return 2LL * d_model * layers * (long long)sizeof(float);
 }
 // end snippet
+
+long long kv_paged_tokens(long long len, int page) {
+    if (page < 1) return -1;
+    if (len <= 0) return 0;
+    return (len + page - 1) / page * page;
+}

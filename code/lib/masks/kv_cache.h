@@ -62,4 +62,9 @@ long long kv_macs_uncached(int d_model, int t);
 // each of `layers` layers, 2 d_model layers sizeof(float). Negative sizes: 0.
 long long kv_bytes_per_token(int d_model, int layers);
 
+// Tokens a paged cache allocates for a sequence of len tokens, in pages of
+// `page` tokens each: len rounded up to a whole page, so it wastes fewer than
+// `page` slots per sequence (Kwon et al. 2023). len <= 0: 0; page < 1: -1.
+long long kv_paged_tokens(long long len, int page);
+
 #endif
