@@ -659,8 +659,8 @@ static void section_kv_economics(report_t *r, rng_t *rng) {
     for (int i = 0; i < 3; i++) shrinks &= bytes[0] == bytes[i] * (HEADS / kv_heads[i]);
     report_check_true(r, "the cache shrinks by h / g exactly", shrinks);
     double window_mib = (double)bytes[1] * WINDOW / (1024.0 * 1024.0);
-    printf("sliding window of %d tokens (GQA-8): at most %.0f MiB, whatever the length\n",
-           WINDOW, window_mib);
+    printf("sliding window of %d tokens (GQA-8): at most %.0f MiB, whatever the "
+           "length\n", WINDOW, window_mib);
     // Paged: each sequence gets whole pages; contiguous: T_MAX slots reserved.
     long long used = 0, paged = 0, reserved = 0;
     int under_a_page = 1;
