@@ -126,3 +126,77 @@ Test(rope_decay_bound, values) {
     cr_assert(rope_decay_bound(128, 300, 10000) < rope_decay_bound(128, 0, 10000) / 3);
     cr_assert_eq(rope_decay_bound(3, 1, 10000), 0.0);
 }
+
+// Scale 1 is rope_apply exactly; scale 1/2 at position 2p is rope_apply at p
+// (the angle (2p * 0.5) theta_i is computed from the same double p).
+Test(rope_apply_scaled, scale_one_and_half) {
+    enum { N = 9, D = 16 };
+    float a[N * D], b[N * D], c[N * D];
+    rng_t rng;
+    rng_seed(&rng, 5);
+    rng_fill_normal(&rng, a, N * D, 0.0f, 1.0f);
+    memcpy(b, a, sizeof a);
+    memcpy(c, a, sizeof a);
+    cr_assert_eq(rope_apply(a, N, D, 37, 10000), 0);
+    cr_assert_eq(rope_apply_scaled(b, N, D, 37, 1.0, 10000), 0);
+    cr_assert_eq(memcmp(a, b, sizeof a), 0, "scale 1 differs from rope_apply");
+    for (int r = 0; r < N; r++) {        // row r at 2 (10 + r) / 2 == 10 + r
+        float one[D], two[D];
+        memcpy(one, c + r * D, sizeof one);
+        memcpy(two, c + r * D, sizeof two);
+        cr_assert_eq(rope_apply(one, 1, D, 10 + r, 10000), 0);
+        cr_assert_eq(rope_apply_scaled(two, 1, D, 2 * (10 + r), 0.5, 10000), 0);
+        cr_assert_eq(memcmp(one, two, sizeof one), 0, "row %d", r);
+    }
+}
+
+// d = 2, theta_0 = 1: (1, 0) at position 4 with scale 0.25 turns by 1 radian.
+Test(rope_apply_scaled, hand_value_and_errors) {
+    float x[2] = {1, 0};
+    cr_assert_eq(rope_apply_scaled(x, 1, 2, 4, 0.25, 10000), 0);
+    cr_assert_float_eq(x[0], 0.540302f, 1e-6);
+    cr_assert_float_eq(x[1], 0.841471f, 1e-6);
+    float y[2] = {1, 2};
+    cr_assert_eq(rope_apply_scaled(y, 1, 3, 0, 1.0, 10000), -1);       // odd d
+    cr_assert_eq(rope_apply_scaled(y, 1, 2, 0, INFINITY, 10000), -1);
+    cr_assert_eq(rope_apply_scaled(y, 1, 2, 0, NAN, 10000), -1);
+    cr_assert_eq(rope_apply_scaled(y, 1, 2, 0, 1.0, 0), -1);
+    cr_assert_eq(rope_apply_scaled(y, -1, 2, 0, 1.0, 10000), -1);
+    cr_assert(y[0] == 1 && y[1] == 2);
+}
+
+// With the NTK-aware base for a stretch s, pair 0 keeps theta_0 = 1 and the
+// slowest pair turns exactly s times slower; every pair in between is slowed
+// by a factor in [1, s]. d = 4, s = 4: 10000 * 4^2 = 160000.
+Test(rope_ntk_base, slowest_pair_interpolated) {
+    cr_assert_float_eq(rope_ntk_base(10000, 4, 4.0), 160000.0, 1e-6);
+    const int ds[3] = {4, 32, 128};
+    const double ss[3] = {1.0, 2.0, 8.0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            int d = ds[a];
+            double s = ss[b], nb = rope_ntk_base(10000, d, s);
+            for (int i = 0; i < d / 2; i++) {
+                double old = pow(10000, -2.0 * i / d), now = pow(nb, -2.0 * i / d);
+                double slow = old / now;
+                cr_assert(slow >= 1 - 1e-12 && slow <= s * (1 + 1e-12), "d %d i %d", d, i);
+                if (i == 0) cr_assert_float_eq(slow, 1.0, 1e-12);
+                if (i == d / 2 - 1) cr_assert_float_eq(slow, s, 1e-9 * s);
+            }
+        }
+    cr_assert(isnan(rope_ntk_base(10000, 2, 2.0)));      // only one pair
+    cr_assert(isnan(rope_ntk_base(10000, 5, 2.0)));
+    cr_assert(isnan(rope_ntk_base(10000, 8, 0.0)));
+    cr_assert(isnan(rope_ntk_base(10000, 8, NAN)));
+    cr_assert(isnan(rope_ntk_base(-1, 8, 2.0)));
+}
+
+// d = 2: one pair, theta_0 = 1, wavelength 2 pi; d = 4, base 10000: pair 1
+// turns at 0.01 rad per position, wavelength 200 pi.
+Test(rope_max_wavelength, values) {
+    cr_assert_float_eq(rope_max_wavelength(2, 10000), 2 * 3.14159265358979, 1e-12);
+    cr_assert_float_eq(rope_max_wavelength(4, 10000), 200 * 3.14159265358979, 1e-9);
+    cr_assert(isnan(rope_max_wavelength(0, 10000)));
+    cr_assert(isnan(rope_max_wavelength(3, 10000)));
+    cr_assert(isnan(rope_max_wavelength(8, 0)));
+}

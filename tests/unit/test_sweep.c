@@ -873,6 +873,13 @@ static void sw_rope(const int *s) {   // n, d (even: 2 s[1]), pos0
     cr_assert_eq(rope_matrix(r, d, pos0, ROPE_BASE), bad);
     fin(r, N2(d, d), "r");
     fin1(rope_decay_bound(d, pos0, ROPE_BASE), "decay_bound");
+    cr_assert_eq(rope_apply_scaled(x, n, d, pos0, 0.25, ROPE_BASE),
+                 bad || n < 0 ? -1 : 0);
+    fin(x, N2(n, d), "x scaled");
+    cr_assert_eq(rope_apply_scaled(x, n, d, pos0, NAN, ROPE_BASE), -1);
+    double nb = rope_ntk_base(ROPE_BASE, d, 2.0), wl = rope_max_wavelength(d, ROPE_BASE);
+    cr_assert(d >= 4 ? isfinite(nb) : isnan(nb), "rope_ntk_base(d %d) = %g", d, nb);
+    cr_assert(d >= 2 ? isfinite(wl) : isnan(wl), "rope_max_wavelength(d %d) = %g", d, wl);
     free(theta); free(x); free(r);
 }
 static void sw_sinusoidal(const int *s) {   // n, d, pos0
@@ -1028,7 +1035,9 @@ static const sweep_t SWEEP[] = {
         {"alibi_slopes alibi_bias alibi_attention", 4, sw_alibi},
         {"learned_pe_alloc learned_pe_free learned_pe_init learned_pe_lookup", 3,
          sw_learned},
-        {"rope_theta rope_apply rope_matrix rope_decay_bound", 3, sw_rope},
+        {"rope_theta rope_apply rope_matrix rope_decay_bound rope_apply_scaled "
+         "rope_ntk_base rope_max_wavelength",
+         3, sw_rope},
         {"sinusoidal_freq sinusoidal_table sinusoidal_offset_matrix", 3, sw_sinusoidal},
         {"tiled_exp tiled_workspace_bytes tiled_attention_forward", 4, sw_tiled},
         {"tiled_attention tiled_attention_causal flash_attention_backward tiled_exp2 "

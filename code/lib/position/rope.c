@@ -4,6 +4,8 @@
 #include <complex.h>
 #include <math.h>
 
+static const double PI = 3.14159265358979323846;
+
 int rope_theta(float *theta, int d, double base) {
     if (d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
     for (int i = 0; i < d / 2; i++) theta[i] = (float)pow(base, -2.0 * i / d);
@@ -28,6 +30,34 @@ int rope_apply(float *x, int n, int d, long pos0, double base) {
     return 0;
 }
 // end snippet
+
+// snippet: rope_apply_scaled
+int rope_apply_scaled(float *x, int n, int d, long pos0, double scale, double base) {
+    if (n < 0 || d < 0 || d % 2 != 0 || !(base > 0.0) || !isfinite(scale)) return -1;
+    for (int r = 0; r < n; r++) {
+        float *row = x + (long)r * d;
+        double pos = (double)(pos0 + r) * scale;      // interpolated position
+        for (int i = 0; i < d / 2; i++) {
+            double a = pos * pow(base, -2.0 * i / d);
+            double c = cos(a), s = sin(a);
+            double x0 = row[2 * i], x1 = row[2 * i + 1];
+            row[2 * i] = (float)(x0 * c - x1 * s);
+            row[2 * i + 1] = (float)(x0 * s + x1 * c);
+        }
+    }
+    return 0;
+}
+
+double rope_ntk_base(double base, int d, double s) {
+    if (d < 4 || d % 2 != 0 || !(base > 0.0) || !(s > 0.0)) return NAN;
+    return base * pow(s, (double)d / (d - 2));     // theta_{d/2-1} becomes theta / s
+}
+// end snippet
+
+double rope_max_wavelength(int d, double base) {
+    if (d < 2 || d % 2 != 0 || !(base > 0.0)) return NAN;
+    return 2.0 * PI * pow(base, (double)(d - 2) / d);
+}
 
 int rope_matrix(float *r, int d, long pos, double base) {
     if (d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;

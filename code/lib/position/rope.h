@@ -25,6 +25,27 @@ int rope_theta(float *theta, int d, double base);
 //  torch.polar(ones, pos[:, None] * theta))
 int rope_apply(float *x, int n, int d, long pos0, double base);
 
+// rope_apply with every position multiplied by scale: row r is turned by
+// (pos0 + r) scale theta_i. Position interpolation (Chen et al. 2023) runs a
+// model trained on L positions at L' > L with scale = L / L', so every angle
+// stays inside the trained range; scale = 1 is rope_apply exactly. Sizes and
+// base as rope_apply; -1 (x unchanged) also if scale is not finite.
+// (torch: as rope_apply, with pos * scale in torch.polar)
+int rope_apply_scaled(float *x, int n, int d, long pos0, double scale, double base);
+
+// NTK-aware scaling (bloc97 2023; Peng et al. 2023, eq. for b'): the base that
+// stretches the context s times, base s^(d / (d - 2)). Pair 0 keeps its speed
+// theta_0 = 1; the slowest pair, i = d/2 - 1, turns exactly s times slower,
+// like position interpolation; the pairs between are slowed less, the faster
+// the less. -> NaN if d < 4 or odd, base <= 0 or s <= 0 (or NaN).
+double rope_ntk_base(double base, int d, double s);
+
+// The longest wavelength, that of the slowest pair i = d/2 - 1:
+// 2 pi / theta_{d/2-1} = 2 pi base^((d - 2) / d) positions. A distance the
+// model never saw turns this pair further than training did once the
+// training length is shorter than this. -> NaN if d < 2 or odd, or base <= 0.
+double rope_max_wavelength(int d, double base);
+
 // -> r (d, d), the rotation R_pos with x' = R_pos x (x a column vector):
 // block diagonal, block i = [[cos a, -sin a], [sin a, cos a]], a = pos theta_i.
 // The naive form of rope_apply (a d x d matrix product per vector).
