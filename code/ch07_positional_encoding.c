@@ -27,6 +27,7 @@
 #include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
+#include "train/optim.h"
 
 static const char *PROG = "ch07_positional_encoding";
 static const double PI = 3.14159265358979323846;
@@ -571,6 +572,211 @@ static void section_rope_decay(report_t *r) {
 }
 
 // ---------------------------------------------------------------------------
+// RoPE: the base, and running past the training length
+
+// The task: EXT_V random token vectors; a sequence of n - 1 distinct tokens,
+// then a copy of one of them, at a random earlier position p. The last token
+// queries the n - 1 before it and must put its largest weight on key p: find
+// the earlier copy of yourself, wherever it is. One RoPE head, q = x W_q,
+// k = x W_k, both (EXT_D, EXT_D), trained at length EXT_L.
+enum { EXT_D = 32, EXT_V = 512, EXT_L = 32, EXT_STEPS = 400, EXT_BATCH = 8,
+       EXT_EVAL = 300 };
+enum { EXT_PLAIN, EXT_PI, EXT_NTK, EXT_METHODS };
+static const char *const EXT_NAME[EXT_METHODS] = {"plain", "interpolated", "NTK-aware"};
+
+typedef struct {
+    float *emb;              // (EXT_V, EXT_D) token vectors
+    float w[2 * EXT_D * EXT_D];   // W_q then W_k
+    int tok[4 * EXT_L];      // the current sequence
+    int pool[EXT_V];         // a shuffle of the token ids
+    float k[4 * EXT_L * EXT_D], q[EXT_D], s[4 * EXT_L];
+} ext_t;
+
+// A sequence of n tokens whose last is a copy of token p < n - 1; returns p.
+static int ext_sequence(ext_t *e, int n, rng_t *rng) {
+    int *pool = e->pool;
+    for (int v = 0; v < EXT_V; v++) pool[v] = v;
+    for (int t = 0; t < n - 1; t++) {          // n - 1 distinct tokens
+        int j = t + (int)(rng_uniform(rng) * (EXT_V - t));
+        if (j >= EXT_V) j = EXT_V - 1;
+        int tmp = pool[t];
+        pool[t] = pool[j], pool[j] = tmp;
+        e->tok[t] = pool[t];
+    }
+    int p = (int)(rng_uniform(rng) * (n - 1));
+    if (p > n - 2) p = n - 2;
+    e->tok[n - 1] = e->tok[p];
+    return p;
+}
+
+// Scores of the last token against the n - 1 before it, positions scaled by
+// scale and turned with the given base: e->s (n - 1,), e->q and e->k turned.
+static void ext_scores(ext_t *e, int n, double scale, double base) {
+    const float *wq = e->w, *wk = e->w + EXT_D * EXT_D;
+    mat_mul(e->emb + e->tok[n - 1] * EXT_D, wq, e->q, 1, EXT_D, EXT_D);
+    for (int t = 0; t < n - 1; t++)
+        mat_mul(e->emb + e->tok[t] * EXT_D, wk, e->k + t * EXT_D, 1, EXT_D, EXT_D);
+    rope_apply_scaled(e->q, 1, EXT_D, n - 1, scale, base);
+    rope_apply_scaled(e->k, n - 1, EXT_D, 0, scale, base);
+    attention_scores(e->q, e->k, e->s, 1, n - 1, EXT_D);
+}
+
+// Softmax of e->s (m,) in place; -> -log weight[p].
+static double ext_softmax(float *s, int m, int p) {
+    double mx = s[0], z = 0.0;
+    for (int j = 1; j < m; j++) mx = fmax(mx, s[j]);
+    for (int j = 0; j < m; j++) z += exp(s[j] - mx);
+    double loss = -(s[p] - mx - log(z));
+    for (int j = 0; j < m; j++) s[j] = (float)(exp(s[j] - mx) / z);
+    return loss;
+}
+
+// One sequence at length EXT_L: loss, and its gradient added to g (2 D D,).
+static double ext_grad(ext_t *e, float *g, int p) {
+    enum { N = EXT_L, M = EXT_L - 1, D = EXT_D };
+    ext_scores(e, N, 1.0, ROPE_BASE);
+    double loss = ext_softmax(e->s, M, p);
+    e->s[p] -= 1.0f;                           // dLoss/dscore_j = w_j - [j == p]
+    float dq[D] = {0}, dk[M * D];
+    float c = 1.0f / sqrtf((float)D);          // score = q'.k'_j / sqrt(D)
+    for (int j = 0; j < M; j++)
+        for (int a = 0; a < D; a++) {
+            dq[a] += e->s[j] * c * e->k[j * D + a];     // d q' (turned)
+            dk[j * D + a] = e->s[j] * c * e->q[a];      // d k'_j (turned)
+        }
+    rope_apply_scaled(dq, 1, D, N - 1, -1.0, ROPE_BASE);   // R^T: turn back
+    rope_apply_scaled(dk, M, D, 0, -1.0, ROPE_BASE);
+    const float *xq = e->emb + e->tok[N - 1] * D;
+    for (int a = 0; a < D; a++)
+        for (int b = 0; b < D; b++) g[a * D + b] += xq[a] * dq[b];
+    for (int j = 0; j < M; j++) {
+        const float *xk = e->emb + e->tok[j] * D;
+        for (int a = 0; a < D; a++)
+            for (int b = 0; b < D; b++) g[D * D + a * D + b] += xk[a] * dk[j * D + b];
+    }
+    return loss;
+}
+
+// Percent of EXT_EVAL sequences of length n whose largest weight is on the
+// copy: all, and (far) those whose copy lies EXT_L or more positions back.
+typedef struct {
+    double all, far;
+} ext_acc_t;
+
+static ext_acc_t ext_accuracy(ext_t *e, int n, int method, rng_t *rng) {
+    double s = (double)n / EXT_L;              // the stretch
+    double scale = method == EXT_PI ? 1.0 / s : 1.0;
+    double base = method == EXT_NTK ? rope_ntk_base(ROPE_BASE, EXT_D, s) : ROPE_BASE;
+    int hits = 0, far = 0, far_hits = 0;
+    for (int i = 0; i < EXT_EVAL; i++) {
+        int p = ext_sequence(e, n, rng), best = 0;
+        ext_scores(e, n, scale, base);
+        for (int j = 1; j < n - 1; j++)
+            if (e->s[j] > e->s[best]) best = j;
+        hits += best == p;
+        if (n - 1 - p >= EXT_L) far++, far_hits += best == p;
+    }
+    return (ext_acc_t){100.0 * hits / EXT_EVAL, far ? 100.0 * far_hits / far : 0.0};
+}
+
+static void section_context(report_t *r, uint64_t seed) {
+    enum { P = 2 * EXT_D * EXT_D };
+    rng_t rng;
+    rng_seed(&rng, seed);
+    ext_t *e = xmalloc(PROG, sizeof *e);
+    e->emb = xfloats(PROG, EXT_V * EXT_D);
+    rng_fill_normal(&rng, e->emb, EXT_V * EXT_D, 0.0f, 1.0f);
+    rng_fill_normal(&rng, e->w, P, 0.0f, 0.1f);
+    float *g = xfloats(PROG, P), *m = xfloats(PROG, P), *v = xfloats(PROG, P);
+    memset(m, 0, P * sizeof(float)), memset(v, 0, P * sizeof(float));
+    optim_adam_t adam = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                         .m = m, .v = v, .n = P};
+    double first = 0.0, last = 0.0;
+    for (int step = 0; step < EXT_STEPS; step++) {
+        memset(g, 0, P * sizeof(float));
+        double loss = 0.0;
+        for (int b = 0; b < EXT_BATCH; b++)
+            loss += ext_grad(e, g, ext_sequence(e, EXT_L, &rng)) / EXT_BATCH;
+        mat_scale(g, P, 1.0f / EXT_BATCH);
+        optim_adam_step(&adam, e->w, g);
+        if (step < 20) first += loss / 20;
+        if (step >= EXT_STEPS - 20) last += loss / 20;
+    }
+    report_section(r, "context extension");
+    printf("find the earlier copy: one RoPE head, d = %d, %d token vectors,\n", EXT_D,
+           EXT_V);
+    printf("trained on %d sequences of length %d (base %d)\n",
+           EXT_STEPS * EXT_BATCH, EXT_L, ROPE_BASE);
+    printf("loss: %.3f over the first 20 steps, %.3f over the last 20\n", first, last);
+    printf("%% of %d test sequences with the largest weight on the copy:\n", EXT_EVAL);
+    printf("%-13s %9d %9d %9d %14s\n", "length", EXT_L, 2 * EXT_L, 4 * EXT_L,
+           "4x, far");
+    double acc[EXT_METHODS][3], far[EXT_METHODS];
+    for (int meth = 0; meth < EXT_METHODS; meth++) {
+        printf("%-13s", EXT_NAME[meth]);
+        for (int f = 0; f < 3; f++) {
+            rng_t eval;                        // the same sequences for every method
+            rng_seed(&eval, seed + 1 + (uint64_t)f);
+            ext_acc_t a = ext_accuracy(e, EXT_L << f, meth, &eval);
+            acc[meth][f] = a.all;
+            far[meth] = a.far;
+            printf(" %9.1f", acc[meth][f]);
+        }
+        printf(" %14.1f\n", far[meth]);
+    }
+    printf("(far: the copy %d or more positions back, a distance training never saw)\n",
+           EXT_L);
+    double ntk_base2 = rope_ntk_base(ROPE_BASE, EXT_D, 2.0);
+    double ntk_base4 = rope_ntk_base(ROPE_BASE, EXT_D, 4.0);
+    printf("NTK-aware base %.0f for 2x, %.0f for 4x; interpolation scales positions\n"
+           "by 1/2 and 1/4\n", ntk_base2, ntk_base4);
+    double wl = rope_max_wavelength(EXT_D, ROPE_BASE);
+    double wl500k = rope_max_wavelength(EXT_D, 500000.0);
+    printf("longest wavelength at d = %d: %.0f positions (base %d), "
+           "%.0f (base 500000)\n", EXT_D, wl, ROPE_BASE, wl500k);
+    int long_pairs = 0;                        // pairs that never turn once in L
+    for (int i = 0; i < EXT_D / 2; i++)
+        long_pairs += 2.0 * PI * pow(ROPE_BASE, 2.0 * i / EXT_D) > EXT_L;
+    printf("%d of %d pairs have a wavelength longer than %d: training never saw them "
+           "turn once\n", long_pairs, EXT_D / 2, EXT_L);
+    report_check_true(r, "training lowered the loss", last < first / 2);
+    report_check_true(r, "plain RoPE loses accuracy past its training length",
+                      acc[EXT_PLAIN][2] < acc[EXT_PLAIN][0]);
+    report_check_true(r, "plain at 4x: far copies are found less often than all",
+                      far[EXT_PLAIN] < acc[EXT_PLAIN][2]);
+    report_check_true(r, "at 4x interpolated and NTK-aware beat plain",
+                      acc[EXT_PI][2] > acc[EXT_PLAIN][2] &&
+                      acc[EXT_NTK][2] > acc[EXT_PLAIN][2]);
+    report_check_true(r, "at length L the three methods are the same rotation",
+                      acc[EXT_PLAIN][0] == acc[EXT_PI][0] &&
+                      acc[EXT_PLAIN][0] == acc[EXT_NTK][0]);
+    report_value(r, "ext_d", "%.0f", EXT_D);
+    report_value(r, "ext_L", "%.0f", EXT_L);
+    report_value(r, "ext_train_seqs", "%.0f", EXT_STEPS * EXT_BATCH);
+    report_value(r, "ext_eval", "%.0f", EXT_EVAL);
+    report_value(r, "ext_loss_first", "%.3f", first);
+    report_value(r, "ext_loss_last", "%.3f", last);
+    report_value(r, "ext_1x", "%.1f", acc[EXT_PLAIN][0]);
+    report_value(r, "ext_plain_far", "%.1f", far[EXT_PLAIN]);
+    report_value(r, "ext_pi_far", "%.1f", far[EXT_PI]);
+    report_value(r, "ext_ntk_far", "%.1f", far[EXT_NTK]);
+    const char *const key[EXT_METHODS] = {"plain", "pi", "ntk"};
+    char k[32];
+    for (int meth = 0; meth < EXT_METHODS; meth++)
+        for (int f = 1; f < 3; f++) {
+            snprintf(k, sizeof k, "ext_%s_%dx", key[meth], 1 << f);
+            report_value(r, k, "%.1f", acc[meth][f]);
+        }
+    report_value(r, "ext_long_pairs", "%.0f", long_pairs);
+    report_value(r, "ext_pairs", "%.0f", EXT_D / 2);
+    report_value(r, "ntk_base_2x", "%.0f", ntk_base2);
+    report_value(r, "ntk_base_4x", "%.0f", ntk_base4);
+    report_value(r, "rope_base_wavelength_max", "%.0f", wl);
+    report_value(r, "rope_base_wavelength_max_500k", "%.0f", wl500k);
+    free(e->emb), free(e), free(g), free(m), free(v);
+}
+
+// ---------------------------------------------------------------------------
 // ALiBi: slopes and bias matrices
 
 static void write_bias(report_t *r, const char *name, const float *bias, int n) {
@@ -897,6 +1103,7 @@ int main(int argc, char **argv) {
     section_rope_rotation(&r, &cfg, &rng);
     section_rope_relative(&r, &cfg, &rng);
     section_rope_decay(&r);
+    section_context(&r, cli.seed + 7);
     section_alibi_slopes(&r);
     section_alibi_long(&r, &cfg, &rng);
     section_compare(&r, &cfg, &rng);
