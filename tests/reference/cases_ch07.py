@@ -50,6 +50,27 @@ def rope_ref(x, pos0, base):
     return torch.view_as_real(z * turn).reshape(n, d)
 
 
+def rope_scaled_ref(x, pos0, scale, base):
+    """Position interpolation (Chen et al. 2023, eq. 4): f(x, m L / L'), i.e.
+    rope_ref at positions (pos0 + r) * scale, from the same complex form."""
+    n, d = x.shape
+    z = torch.view_as_complex(x.reshape(n, d // 2, 2).contiguous())
+    pos = torch.arange(pos0, pos0 + n, dtype=torch.float64)[:, None] * scale
+    turn = torch.polar(torch.ones(n, d // 2, dtype=torch.float64), pos * theta_ref(d, base))
+    return torch.view_as_real(z * turn).reshape(n, d)
+
+
+def make_rope_scaled(rng, n, d):
+    """Interpolation scales L/L' and NTK-aware bases 10000 s^(d/(d-2))."""
+    c = make_rope(rng, n, d)
+    s = float(rng.choice([1.0, 2.0, 4.0, 8.0]))
+    scale = float(rng.choice([1.0, 1.0 / s, rng.uniform(0.01, 1.0)]))
+    dd = c.ints[1]
+    ntk = 10000.0 * s ** (dd / (dd - 2)) if dd >= 4 else 10000.0
+    base = float(rng.choice([10000.0, ntk]))
+    return Case(c.ints, [f32(base), f32(scale)], c.ins)
+
+
 def rope_matrix_ref(d, pos, base):
     """R_pos: its column j is unit vector e_j turned for position pos."""
     return torch.stack([rope_ref(e[None, :], pos, base)[0]
@@ -111,6 +132,8 @@ TABLE = [
        lambda c: [theta_ref(c.ints[0], c.reals[0])]),
     Fn("rope_apply", dict(n=(64, 512), d=(32, 256)), make_rope,
        lambda c: [rope_ref(c.t(0), c.ints[2], c.reals[0])]),
+    Fn("rope_apply_scaled", dict(n=(64, 512), d=(32, 256)), make_rope_scaled,
+       lambda c: [rope_scaled_ref(c.t(0), c.ints[2], c.reals[1], c.reals[0])]),
     Fn("rope_matrix", dict(d=(16, 64)),
        lambda rng, d: Case([2 * d, int(rng.choice([0, rng.integers(-50, 5000)]))],
                           [10000.0]),

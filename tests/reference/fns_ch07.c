@@ -25,6 +25,9 @@ FN(rope_theta) { return rope_theta(OUT(0), I(0), R(0)); }   // ints d; reals bas
 FN(rope_apply) {   // ints n, d, pos0; reals base; x -> x turned
     return rope_apply(copy_in(c, 0, 0), I(0), I(1), I(2), R(0));
 }
+FN(rope_apply_scaled) {   // ints n, d, pos0; reals base, scale; x -> x turned
+    return rope_apply_scaled(copy_in(c, 0, 0), I(0), I(1), I(2), R(1), R(0));
+}
 FN(rope_matrix) { return rope_matrix(OUT(0), I(0), I(1), R(0)); }   // ints d, pos
 FN(rope_decay_bound) {   // ints d, dist; reals base -> (1,)
     OUT(0)[0] = (float)rope_decay_bound(I(0), I(1), R(0));
@@ -39,6 +42,7 @@ FN(alibi_attention) {   // ints n, d_k, d_v; reals slope; q, k, v -> out, weight
 
 const ref_entry REF_fns_ch07[] = {
     ENTRY(sinusoidal_table), ENTRY(sinusoidal_offset_matrix), ENTRY(learned_pe_lookup),
-    ENTRY(rope_theta), ENTRY(rope_apply), ENTRY(rope_matrix), ENTRY(rope_decay_bound),
+    ENTRY(rope_theta), ENTRY(rope_apply), ENTRY(rope_apply_scaled),
+    ENTRY(rope_matrix), ENTRY(rope_decay_bound),
     ENTRY(alibi_slopes), ENTRY(alibi_bias), ENTRY(alibi_attention), {0},
 };
