@@ -679,43 +679,39 @@ static ext_acc_t ext_accuracy(ext_t *e, int n, int method, rng_t *rng) {
     return (ext_acc_t){100.0 * hits / EXT_EVAL, far ? 100.0 * far_hits / far : 0.0};
 }
 
-static void section_context(report_t *r, uint64_t seed) {
+// Trains e->w on EXT_STEPS batches at length EXT_L with Adam; first and last:
+// the mean loss of the first and of the last 20 steps.
+static void ext_train(ext_t *e, rng_t *rng, double *first, double *last) {
     enum { P = 2 * EXT_D * EXT_D };
-    rng_t rng;
-    rng_seed(&rng, seed);
-    ext_t *e = xmalloc(PROG, sizeof *e);
-    e->emb = xfloats(PROG, EXT_V * EXT_D);
-    rng_fill_normal(&rng, e->emb, EXT_V * EXT_D, 0.0f, 1.0f);
-    rng_fill_normal(&rng, e->w, P, 0.0f, 0.1f);
     float *g = xfloats(PROG, P), *m = xfloats(PROG, P), *v = xfloats(PROG, P);
     memset(m, 0, P * sizeof(float)), memset(v, 0, P * sizeof(float));
     optim_adam_t adam = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
                          .m = m, .v = v, .n = P};
-    double first = 0.0, last = 0.0;
+    *first = *last = 0.0;
     for (int step = 0; step < EXT_STEPS; step++) {
         memset(g, 0, P * sizeof(float));
         double loss = 0.0;
         for (int b = 0; b < EXT_BATCH; b++)
-            loss += ext_grad(e, g, ext_sequence(e, EXT_L, &rng)) / EXT_BATCH;
+            loss += ext_grad(e, g, ext_sequence(e, EXT_L, rng)) / EXT_BATCH;
         mat_scale(g, P, 1.0f / EXT_BATCH);
         optim_adam_step(&adam, e->w, g);
-        if (step < 20) first += loss / 20;
-        if (step >= EXT_STEPS - 20) last += loss / 20;
+        if (step < 20) *first += loss / 20;
+        if (step >= EXT_STEPS - 20) *last += loss / 20;
     }
-    report_section(r, "context extension");
-    printf("find the earlier copy: one RoPE head, d = %d, %d token vectors,\n", EXT_D,
-           EXT_V);
-    printf("trained on %d sequences of length %d (base %d)\n",
-           EXT_STEPS * EXT_BATCH, EXT_L, ROPE_BASE);
-    printf("loss: %.3f over the first 20 steps, %.3f over the last 20\n", first, last);
+    free(g), free(m), free(v);
+}
+
+// Prints the accuracy table: acc[method][f] at length EXT_L 2^f, and far[method]
+// (at 4 EXT_L, copies EXT_L or more back). Every method sees the same sequences.
+static void ext_table(ext_t *e, uint64_t seed, double acc[EXT_METHODS][3],
+                     double far[EXT_METHODS]) {
     printf("%% of %d test sequences with the largest weight on the copy:\n", EXT_EVAL);
     printf("%-13s %9d %9d %9d %14s\n", "length", EXT_L, 2 * EXT_L, 4 * EXT_L,
            "4x, far");
-    double acc[EXT_METHODS][3], far[EXT_METHODS];
     for (int meth = 0; meth < EXT_METHODS; meth++) {
         printf("%-13s", EXT_NAME[meth]);
         for (int f = 0; f < 3; f++) {
-            rng_t eval;                        // the same sequences for every method
+            rng_t eval;
             rng_seed(&eval, seed + 1 + (uint64_t)f);
             ext_acc_t a = ext_accuracy(e, EXT_L << f, meth, &eval);
             acc[meth][f] = a.all;
@@ -726,6 +722,10 @@ static void section_context(report_t *r, uint64_t seed) {
     }
     printf("(far: the copy %d or more positions back, a distance training never saw)\n",
            EXT_L);
+}
+
+// The NTK-aware bases, the longest wavelengths, the pairs that never turn once.
+static void ext_base_facts(report_t *r) {
     double ntk_base2 = rope_ntk_base(ROPE_BASE, EXT_D, 2.0);
     double ntk_base4 = rope_ntk_base(ROPE_BASE, EXT_D, 4.0);
     printf("NTK-aware base %.0f for 2x, %.0f for 4x; interpolation scales positions\n"
@@ -739,6 +739,31 @@ static void section_context(report_t *r, uint64_t seed) {
         long_pairs += 2.0 * PI * pow(ROPE_BASE, 2.0 * i / EXT_D) > EXT_L;
     printf("%d of %d pairs have a wavelength longer than %d: training never saw them "
            "turn once\n", long_pairs, EXT_D / 2, EXT_L);
+    report_value(r, "ext_long_pairs", "%.0f", long_pairs);
+    report_value(r, "ext_pairs", "%.0f", EXT_D / 2);
+    report_value(r, "ntk_base_2x", "%.0f", ntk_base2);
+    report_value(r, "ntk_base_4x", "%.0f", ntk_base4);
+    report_value(r, "rope_base_wavelength_max", "%.0f", wl);
+    report_value(r, "rope_base_wavelength_max_500k", "%.0f", wl500k);
+}
+
+static void section_context(report_t *r, uint64_t seed) {
+    rng_t rng;
+    rng_seed(&rng, seed);
+    ext_t *e = xmalloc(PROG, sizeof *e);
+    e->emb = xfloats(PROG, EXT_V * EXT_D);
+    rng_fill_normal(&rng, e->emb, EXT_V * EXT_D, 0.0f, 1.0f);
+    rng_fill_normal(&rng, e->w, 2 * EXT_D * EXT_D, 0.0f, 0.1f);
+    double first, last, acc[EXT_METHODS][3], far[EXT_METHODS];
+    ext_train(e, &rng, &first, &last);
+    report_section(r, "context extension");
+    printf("find the earlier copy: one RoPE head, d = %d, %d token vectors,\n", EXT_D,
+           EXT_V);
+    printf("trained on %d sequences of length %d (base %d)\n",
+           EXT_STEPS * EXT_BATCH, EXT_L, ROPE_BASE);
+    printf("loss: %.3f over the first 20 steps, %.3f over the last 20\n", first, last);
+    ext_table(e, seed, acc, far);
+    ext_base_facts(r);
     report_check_true(r, "training lowered the loss", last < first / 2);
     report_check_true(r, "plain RoPE loses accuracy past its training length",
                       acc[EXT_PLAIN][2] < acc[EXT_PLAIN][0]);
@@ -757,23 +782,17 @@ static void section_context(report_t *r, uint64_t seed) {
     report_value(r, "ext_loss_first", "%.3f", first);
     report_value(r, "ext_loss_last", "%.3f", last);
     report_value(r, "ext_1x", "%.1f", acc[EXT_PLAIN][0]);
-    report_value(r, "ext_plain_far", "%.1f", far[EXT_PLAIN]);
-    report_value(r, "ext_pi_far", "%.1f", far[EXT_PI]);
-    report_value(r, "ext_ntk_far", "%.1f", far[EXT_NTK]);
     const char *const key[EXT_METHODS] = {"plain", "pi", "ntk"};
     char k[32];
-    for (int meth = 0; meth < EXT_METHODS; meth++)
+    for (int meth = 0; meth < EXT_METHODS; meth++) {
+        snprintf(k, sizeof k, "ext_%s_far", key[meth]);
+        report_value(r, k, "%.1f", far[meth]);
         for (int f = 1; f < 3; f++) {
             snprintf(k, sizeof k, "ext_%s_%dx", key[meth], 1 << f);
             report_value(r, k, "%.1f", acc[meth][f]);
         }
-    report_value(r, "ext_long_pairs", "%.0f", long_pairs);
-    report_value(r, "ext_pairs", "%.0f", EXT_D / 2);
-    report_value(r, "ntk_base_2x", "%.0f", ntk_base2);
-    report_value(r, "ntk_base_4x", "%.0f", ntk_base4);
-    report_value(r, "rope_base_wavelength_max", "%.0f", wl);
-    report_value(r, "rope_base_wavelength_max_500k", "%.0f", wl500k);
-    free(e->emb), free(e), free(g), free(m), free(v);
+    }
+    free(e->emb), free(e);
 }
 
 // ---------------------------------------------------------------------------

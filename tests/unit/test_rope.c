@@ -179,7 +179,8 @@ Test(rope_ntk_base, slowest_pair_interpolated) {
             for (int i = 0; i < d / 2; i++) {
                 double old = pow(10000, -2.0 * i / d), now = pow(nb, -2.0 * i / d);
                 double slow = old / now;
-                cr_assert(slow >= 1 - 1e-12 && slow <= s * (1 + 1e-12), "d %d i %d", d, i);
+                cr_assert(slow >= 1 - 1e-12 && slow <= s * (1 + 1e-12), "d %d i %d", d,
+                          i);
                 if (i == 0) cr_assert_float_eq(slow, 1.0, 1e-12);
                 if (i == d / 2 - 1) cr_assert_float_eq(slow, s, 1e-9 * s);
             }

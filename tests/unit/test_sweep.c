@@ -877,9 +877,11 @@ static void sw_rope(const int *s) {   // n, d (even: 2 s[1]), pos0
                  bad || n < 0 ? -1 : 0);
     fin(x, N2(n, d), "x scaled");
     cr_assert_eq(rope_apply_scaled(x, n, d, pos0, NAN, ROPE_BASE), -1);
-    double nb = rope_ntk_base(ROPE_BASE, d, 2.0), wl = rope_max_wavelength(d, ROPE_BASE);
+    double nb = rope_ntk_base(ROPE_BASE, d, 2.0);
+    double wl = rope_max_wavelength(d, ROPE_BASE);
     cr_assert(d >= 4 ? isfinite(nb) : isnan(nb), "rope_ntk_base(d %d) = %g", d, nb);
-    cr_assert(d >= 2 ? isfinite(wl) : isnan(wl), "rope_max_wavelength(d %d) = %g", d, wl);
+    cr_assert(d >= 2 ? isfinite(wl) : isnan(wl), "rope_max_wavelength(d %d) = %g", d,
+              wl);
     free(theta); free(x); free(r);
 }
 static void sw_sinusoidal(const int *s) {   // n, d, pos0
