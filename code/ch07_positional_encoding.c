@@ -732,13 +732,13 @@ static void ext_base_facts(report_t *r) {
            "by 1/2 and 1/4\n", ntk_base2, ntk_base4);
     double wl = rope_max_wavelength(EXT_D, ROPE_BASE);
     double wl500k = rope_max_wavelength(EXT_D, 500000.0);
-    printf("longest wavelength at d = %d: %.0f positions (base %d), "
-           "%.0f (base 500000)\n", EXT_D, wl, ROPE_BASE, wl500k);
+    printf("longest wavelength at d = %d: %.0f positions with base %d,\n"
+           "%.0f with base 500000\n", EXT_D, wl, ROPE_BASE, wl500k);
     int long_pairs = 0;                        // pairs that never turn once in L
     for (int i = 0; i < EXT_D / 2; i++)
         long_pairs += 2.0 * PI * pow(ROPE_BASE, 2.0 * i / EXT_D) > EXT_L;
-    printf("%d of %d pairs have a wavelength longer than %d: training never saw them "
-           "turn once\n", long_pairs, EXT_D / 2, EXT_L);
+    printf("%d of %d pairs have a wavelength longer than %d: training never saw\n"
+           "them turn once\n", long_pairs, EXT_D / 2, EXT_L);
     report_value(r, "ext_long_pairs", "%.0f", long_pairs);
     report_value(r, "ext_pairs", "%.0f", EXT_D / 2);
     report_value(r, "ntk_base_2x", "%.0f", ntk_base2);
