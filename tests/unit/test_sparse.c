@@ -1,5 +1,6 @@
 // test_sparse.c -- sparse patterns and the kernel that skips hidden entries.
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "attention/attention.h"
@@ -101,4 +102,69 @@ Test(sparse, byte_counts) {
     cr_assert_eq(sparse_work_bytes(&p), sizeof(float));
     sparse_free(&p);
     cr_assert_eq(sparse_build(&p, -1, 0, 0, 0), -1);
+}
+
+// Two-step reach by the boolean product: (I or P)(I or P) has no zero entry
+// (every pattern here holds its diagonal, so I or P is P).
+static int reach_by_product(const unsigned char *m, int n) {
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            int hit = m[i * n + k];
+            for (int j = 0; j < n && !hit; j++) hit = m[i * n + j] && m[j * n + k];
+            if (!hit) return 0;
+        }
+    return 1;
+}
+
+// Window 1 on 5 tokens reaches |i - k| <= 2 in two steps: 0 -> 4 fails;
+// window 2 reaches everything. Window = stride = round(sqrt n) always reaches
+// (Child et al.); window 2, stride 8 leaves residues 3..5 unreached.
+Test(sparse, two_step_reach_by_hand) {
+    sparse_pattern_t p;
+    cr_assert_eq(sparse_build(&p, 5, 1, 0, 0), 0);
+    cr_assert_eq(sparse_two_step_reach(&p), 0);
+    sparse_free(&p);
+    cr_assert_eq(sparse_build(&p, 5, 2, 0, 0), 0);
+    cr_assert_eq(sparse_two_step_reach(&p), 1);
+    sparse_free(&p);
+    const int ns[6] = {16, 63, 64, 65, 200, 1000};
+    for (int t = 0; t < 6; t++) {
+        int s = (int)lround(sqrt((double)ns[t]));
+        cr_assert_eq(sparse_build(&p, ns[t], s, s, 0), 0);
+        cr_assert_eq(sparse_two_step_reach(&p), 1, "n %d", ns[t]);
+        sparse_free(&p);
+    }
+    cr_assert_eq(sparse_build(&p, 64, 2, 8, 0), 0);
+    cr_assert_eq(sparse_two_step_reach(&p), 0);
+    sparse_free(&p);
+    cr_assert_eq(sparse_build(&p, 0, 2, 8, 0), 0);
+    cr_assert_eq(sparse_two_step_reach(&p), 1);              // nothing to reach
+    sparse_free(&p);
+    unsigned char rect[6] = {1, 1, 1, 1, 1, 1};
+    cr_assert_eq(sparse_from_mask(&p, rect, 2, 3), 0);
+    cr_assert_eq(sparse_two_step_reach(&p), -1);             // not square
+    sparse_free(&p);
+}
+
+// Against the boolean product on random patterns, sizes around a word (64).
+Test(sparse, two_step_reach_equals_product) {
+    rng_t rng;
+    rng_seed(&rng, 11);
+    const int ns[7] = {1, 2, 7, 63, 64, 65, 130};
+    for (int t = 0; t < 7; t++) {
+        int n = ns[t];
+        unsigned char *m = malloc((size_t)n * n);
+        for (int trial = 0; trial < 20; trial++) {
+            double keep = 0.02 + 0.1 * trial / 20.0;
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < n; k++)
+                    m[i * n + k] = i == k || rng_uniform(&rng) < keep;
+            sparse_pattern_t p;
+            cr_assert_eq(sparse_from_mask(&p, m, n, n), 0);
+            cr_assert_eq(sparse_two_step_reach(&p), reach_by_product(m, n),
+                         "n %d trial %d", n, trial);
+            sparse_free(&p);
+        }
+        free(m);
+    }
 }

@@ -727,6 +727,8 @@ static void sw_sparse(const int *s) {   // n, window, stride, d
             sparse_to_mask(&p, mask);
             (void)sparse_pattern_bytes(&p);
             (void)sparse_work_bytes(&p);
+            int reach = sparse_two_step_reach(&p);
+            cr_assert(reach == 0 || reach == 1, "sparse_two_step_reach = %d", reach);
             cr_assert_eq(sparse_forward(q, k, v, &p, out, d, d), d < 0 ? -1 : 0);
             fin(out, N2(n, d), "out");
         }
@@ -1024,7 +1026,7 @@ static const sweep_t SWEEP[] = {
         {"online_attention online_work_bytes", 4, sw_online_attention},
         {"relpos_index relpos_forward", 4, sw_relative},
         {"sparse_visible sparse_build sparse_from_mask sparse_to_mask sparse_free "
-         "sparse_pattern_bytes sparse_work_bytes sparse_forward",
+         "sparse_pattern_bytes sparse_work_bytes sparse_forward sparse_two_step_reach",
          4, sw_sparse},
         {"mask_causal mask_full mask_band mask_random mask_key_padding mask_padding "
          "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half",

@@ -2,6 +2,7 @@
 #include "variants/sparse.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "base/mat.h"
@@ -86,6 +87,36 @@ void sparse_to_mask(const sparse_pattern_t *p, unsigned char *mask) {
         for (int e = p->start[i]; e < p->start[i + 1]; e++)
             mask[(long)i * p->m + p->cols[e]] = 1;
 }
+
+// snippet: sparse_two_step_reach
+int sparse_two_step_reach(const sparse_pattern_t *p) {
+    int n = p->n;
+    if (n != p->m) return -1;
+    if (n <= 0) return 1;
+    size_t words = ((size_t)n + 63) / 64;
+    uint64_t *row = calloc((size_t)n * words, sizeof(uint64_t));   // P as bits
+    uint64_t *two = malloc(words * sizeof(uint64_t));
+    if (!row || !two) {
+        free(row), free(two);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        for (int e = p->start[i]; e < p->start[i + 1]; e++)
+            row[i * words + p->cols[e] / 64] |= (uint64_t)1 << (p->cols[e] % 64);
+    int all = 1;
+    for (int i = 0; i < n && all; i++) {
+        for (size_t w = 0; w < words; w++) two[w] = row[i * words + w];   // one step
+        for (int e = p->start[i]; e < p->start[i + 1]; e++)   // two: i -> j -> k
+            for (size_t w = 0; w < words; w++) two[w] |= row[p->cols[e] * words + w];
+        for (size_t w = 0; w + 1 < words; w++) all &= two[w] == ~(uint64_t)0;
+        int tail = n - (int)(words - 1) * 64;                 // keys in the last word
+        uint64_t last = tail == 64 ? ~(uint64_t)0 : ((uint64_t)1 << tail) - 1;
+        all &= (two[words - 1] & last) == last;
+    }
+    free(row), free(two);
+    return all;
+}
+// end snippet
 
 void sparse_free(sparse_pattern_t *p) {
     free(p->start);

@@ -35,6 +35,13 @@ int sparse_from_mask(sparse_pattern_t *p, const unsigned char *mask, int n, int 
 // p -> mask (n, m) with 1 where the pattern is visible.
 void sparse_to_mask(const sparse_pattern_t *p, unsigned char *mask);
 
+// Two-step reach (Child et al. 2019, section 4.1: every position attends to
+// every other in two steps): 1 if for every query i and key k there is a j
+// with i -> j and j -> k visible (or i -> k itself), else 0. Needs n == m;
+// n = 0 gives 1 (nothing to reach). Returns -1 if n != m or memory runs out.
+// Cost n (max_row + 1) n / 64 word operations (rows as bitsets).
+int sparse_two_step_reach(const sparse_pattern_t *p);
+
 // Free what sparse_build / sparse_from_mask allocated; p becomes empty.
 void sparse_free(sparse_pattern_t *p);
 
