@@ -91,10 +91,17 @@ static float *normal_floats(rng_t *rng, long count, float std) {
 }
 
 // Stride of the sweep's strided part: the integer nearest sqrt(n), as Child et
-// al. choose it, so that a row sees about 2 sqrt(n) + 2 window keys.
+// al. choose it.
 static int sweep_stride(int n) {
     int s = (int)lround(sqrt((double)n));
     return s > 0 ? s : 1;
+}
+
+// Window of the sweep's sparse pattern: the stride itself, as in Child et al.'s
+// strided pattern, so that a row sees about 4 sqrt(n) keys and every key is two
+// steps away. The local variant keeps the fixed SWEEP_WINDOW.
+static int sweep_window(int variant, int n) {
+    return variant == V_LOCAL ? SWEEP_WINDOW : sweep_stride(n);
 }
 
 static void print_mask(const unsigned char *mask, int n, int m) {
@@ -590,7 +597,8 @@ static cost_t variant_cost(int variant, int n, int d) {
         case V_LOCAL: {
             sparse_pattern_t p;
             int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
-            xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, stride, 0), "sparse_build");
+            xok(PROG, sparse_build(&p, n, sweep_window(variant, n), stride, 0),
+                "sparse_build");
             cost_t c = {(double)p.nnz * 2 * dd,
                         (double)(sparse_pattern_bytes(&p) + sparse_work_bytes(&p))};
             sparse_free(&p);
@@ -623,11 +631,55 @@ static int count_crossover(int a, int b, int bytes, int limit) {
     return 0;
 }
 
+// 1 if the (n, window, stride) pattern reaches every key in two steps.
+static int reaches(int n, int window, int stride) {
+    sparse_pattern_t p;
+    xok(PROG, sparse_build(&p, n, window, stride, 0), "sparse_build");
+    int reach = sparse_two_step_reach(&p);
+    xok(PROG, reach < 0 ? -1 : 0, "sparse_two_step_reach");
+    sparse_free(&p);
+    return reach;
+}
+
+// Two-step reach of the swept pattern at every n of the sweep, and the first
+// n (scanning every n up to REACH_SCAN) at which a fixed window fails.
+static void counted_reach(report_t *r) {
+    enum { REACH_SCAN = 4096 };
+    int all = 1, fail_fixed = 0;
+    printf("two-step reach, window = stride = round(sqrt n):");
+    for (int n = SWEEP_LO, t = 0; n <= SWEEP_HI; n *= 2, t++) {
+        int ok = reaches(n, sweep_window(V_SPARSE, n), sweep_stride(n));
+        all &= ok;
+        printf("%s%d %s", t % 6 == 0 ? "\n  " : ", ", n, ok ? "yes" : "no");
+    }
+    for (int n = SWEEP_LO; n <= REACH_SCAN && !fail_fixed; n++)
+        if (!reaches(n, SWEEP_WINDOW, sweep_stride(n))) fail_fixed = n;
+    printf("\nwith a fixed window of %d instead: two steps first fail at n = %d\n",
+           SWEEP_WINDOW, fail_fixed);
+    int n = fail_fixed, st = sweep_stride(n), lost = -1;   // a key query 0 misses
+    for (int k = 0; k < n && lost < 0; k++) {
+        int hit = 0;
+        for (int j = 0; j < n && !hit; j++)
+            hit = sparse_visible(0, j, SWEEP_WINDOW, st, 0) &&
+                  sparse_visible(j, k, SWEEP_WINDOW, st, 0);
+        if (!hit) lost = k;
+    }
+    printf("  (stride %d: query 0 cannot reach key %d through any key)\n", st, lost);
+    report_check_true(r, "window = stride: two-step reach at every n of the sweep", all);
+    report_check_true(r, "fixed window: a pair two steps cannot join, found by hand",
+                      fail_fixed > 0 && lost >= 0);
+    report_value(r, "sparse_reach_fail_stride", "%.0f", st);
+    report_value(r, "sparse_reach_fail_key", "%.0f", lost);
+    report_value(r, "sparse_reach_all", "%.0f", all);
+    report_value(r, "sparse_reach_fail_n_fixed", "%.0f", fail_fixed);
+    report_value(r, "sparse_fixed_window", "%.0f", SWEEP_WINDOW);
+}
+
 static void section_counted(report_t *r) {
     int d = EQ_D;
     report_section(r, "counted cost");
-    printf("d_k = d_v = %d; window %d, stride round(sqrt n); online blocks of %d\n", d,
-           SWEEP_WINDOW, ONLINE_BLOCK);
+    printf("d_k = d_v = %d; sparse: window = stride = round(sqrt n); local: window "
+           "%d;\nonline blocks of %d\n", d, SWEEP_WINDOW, ONLINE_BLOCK);
     printf("%-10s %12s %12s %8s %12s %12s %8s\n", "", "madds", "madds", "slope",
            "bytes", "bytes", "slope");
     printf("%-10s %12s %12s %8s %12s %12s %8s\n", "variant", "n = 1024", "n = 8192", "",
@@ -676,6 +728,7 @@ static void section_counted(report_t *r) {
     report_value(r, "std_bytes_8192", "%.0f", s8.bytes);
     report_value(r, "ratio_lin_8192", "%.0f", s8.madds / l8.madds);
     report_value(r, "sweep_d", "%.0f", d);
+    counted_reach(r);
 }
 
 // ---------------------------------------------------------------------------
@@ -694,7 +747,8 @@ static void bench_prepare(bench_t *b, int variant, int n) {
     sparse_free(&b->pat);
     if (variant == V_SPARSE || variant == V_MASKED || variant == V_LOCAL) {
         int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
-        xok(PROG, sparse_build(&b->pat, n, SWEEP_WINDOW, stride, 0), "sparse_build");
+        xok(PROG, sparse_build(&b->pat, n, sweep_window(variant, n), stride, 0),
+            "sparse_build");
         if (variant == V_MASKED) sparse_to_mask(&b->pat, b->mask);
     }
 }
