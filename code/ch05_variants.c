@@ -32,6 +32,8 @@
 #include "variants/online.h"
 #include "variants/relative.h"
 #include "variants/sparse.h"
+#include "masks/mask.h"
+#include "fast/flash_backward.h"
 #include "fast/tiled.h"
 
 static const char *PROG = "ch05_variants";
@@ -665,7 +667,8 @@ static void counted_reach(report_t *r) {
         if (!hit) lost = k;
     }
     printf("  (stride %d: query 0 cannot reach key %d through any key)\n", st, lost);
-    report_check_true(r, "window = stride: two-step reach at every n of the sweep", all);
+    report_check_true(r, "window = stride: two-step reach at every n of the sweep",
+                      all);
     report_check_true(r, "fixed window: a pair two steps cannot join, found by hand",
                       fail_fixed > 0 && lost >= 0);
     report_value(r, "sparse_reach_fail_stride", "%.0f", st);
@@ -1025,6 +1028,218 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
     free(q); free(k); free(v); free(fast); free(want); free(w);
 }
 
+// ---------------------------------------------------------------------------
+// FlashAttention: the backward from the log-sum-exp, bytes moved, causal tiles
+
+enum { FB_N = 200, FB_D = 32, FB_HEADS = 2 };   // n not a multiple of a tile
+
+// The standard path for head hh: attention_forward with the causal mask (or
+// none), then attention_backward from its stored weights w (FB_N, FB_N).
+static void flash_reference(const float *q, const float *k, const float *v,
+                            const float *dout, float *out, float *w, float *dq,
+                            float *dk, float *dv, const unsigned char *mask) {
+    const int n = FB_N, d = FB_D;
+    float *scratch = xfloats(PROG, (size_t)n * n);
+    attention_forward(q, k, v, mask, out, w, n, n, d, d);
+    attn_saved_t fw = {.q = q, .k = k, .v = v, .weights = w};
+    memset(dq, 0, sizeof(float) * n * d);
+    memset(dk, 0, sizeof(float) * n * d);
+    memset(dv, 0, sizeof(float) * n * d);
+    attention_backward(&fw, dout, dq, dk, dv, n, n, d, d, scratch);
+    free(scratch);
+}
+
+// Largest |log sum_j exp(s_ij) - lse_i| over the rows of one head, s = q k^T /
+// sqrt(d) over the visible keys (j <= i when causal).
+static double lse_error(const float *q, const float *k, const float *lse, int causal) {
+    const int n = FB_N, d = FB_D;
+    float *s = xfloats(PROG, (size_t)n * n);
+    attention_scores(q, k, s, n, n, d);
+    double worst = 0.0;
+    for (int i = 0; i < n; i++) {
+        int seen = causal ? i + 1 : n;
+        double mx = s[i * n];
+        for (int j = 1; j < seen; j++) mx = fmax(mx, s[i * n + j]);
+        double z = 0.0;
+        for (int j = 0; j < seen; j++) z += exp(s[i * n + j] - mx);
+        worst = fmax(worst, fabs(mx + log(z) - lse[i]));
+    }
+    free(s);
+    return worst;
+}
+
+// Flash backward (from out and lse) against the standard backward (from the
+// stored weights), for all heads, with and without the causal mask.
+static void section_flash_backward(report_t *r, uint64_t seed) {
+    const int n = FB_N, d = FB_D, h = FB_HEADS;
+    const size_t hd = (size_t)n * d, all = (size_t)h * hd;
+    rng_t rng;
+    rng_seed(&rng, seed);
+    float *q = normal_floats(&rng, (long)all, 1.0f);
+    float *k = normal_floats(&rng, (long)all, 1.0f);
+    float *v = normal_floats(&rng, (long)all, 1.0f);
+    float *dout = normal_floats(&rng, (long)all, 1.0f);
+    float *g = xfloats(PROG, 4 * all), *ref = xfloats(PROG, 4 * hd);  // out dq dk dv
+    float *lse = xfloats(PROG, (size_t)h * n), *w = xfloats(PROG, (size_t)n * n);
+    unsigned char *causal = xmalloc(PROG, (size_t)n * n);
+    mask_causal(causal, n);
+    double worst[2] = {0.0, 0.0}, lse_worst = 0.0;
+    for (int c = 0; c <= 1; c++) {
+        xok(PROG, tiled_attention(q, k, v, g, lse, h, n, n, d, d, c),
+            "tiled_attention");
+        xok(PROG, flash_attention_backward(q, k, v, g, dout, lse, g + all, g + 2 * all,
+                                           g + 3 * all, h, n, n, d, d, c),
+            "flash_attention_backward");
+        for (int hh = 0; hh < h; hh++) {
+            size_t o = (size_t)hh * hd;
+            flash_reference(q + o, k + o, v + o, dout + o, ref, w, ref + hd,
+                            ref + 2 * hd, ref + 3 * hd, c ? causal : NULL);
+            for (int t = 1; t < 4; t++)   // dq, dk, dv
+                worst[c] = fmax(worst[c], mat_max_abs_diff(g + t * all + o,
+                                                           ref + t * hd, hd));
+            double e = lse_error(q + o, k + o, lse + (size_t)hh * n, c);
+            lse_worst = fmax(lse_worst, e);
+        }
+    }
+    report_section(r, "flash backward");
+    printf("%d heads, n = %d, d = %d: the forward keeps out and one log-sum-exp per\n"
+           "query (%d bytes per head); the backward recomputes each tile of weights\n"
+           "as exp(s - lse) and never stores an n x n matrix\n", h, n, d,
+           n * (int)sizeof(float));
+    printf("max |dq, dk, dv - standard backward|: %.3g (no mask), %.3g (causal)\n",
+           worst[0], worst[1]);
+    report_check(r, "lse == log-sum-exp of the scores", lse_worst, 1e-5);
+    report_check(r, "flash backward == standard backward", fmax(worst[0], worst[1]),
+                 1e-5);
+    report_value(r, "flash_bwd_max_diff", "%.1e", fmax(worst[0], worst[1]));
+    report_value(r, "flash_bwd_lse_bytes", "%.0f", (double)n * sizeof(float));
+    report_value(r, "flash_bwd_n", "%.0f", n);
+    free(q), free(k), free(v), free(dout), free(g), free(ref), free(lse), free(w);
+    free(causal);
+}
+
+// Floats moved between slow memory (HBM) and a fast memory of M floats, for
+// one head of n queries and keys of width d (Dao et al. 2022, section 3.2).
+// Standard attention (their Algorithm 0): read Q, K, write S; read S, write P;
+// read P, V, write O.
+static double io_standard(double n, double d) { return 4 * n * d + 4 * n * n; }
+
+// FlashAttention's Algorithm 1, in closed form: blocks of B_c = ceil(M / 4d)
+// keys and B_r = min(B_c, d) queries. O, l, m are initialised in slow memory
+// (n (d + 2)); each key block is read once (2 n d in all); for each of the
+// T_c key blocks every query row reads Q_i, O_i, l_i, m_i and writes O_i, l_i,
+// m_i back: 3 d + 4 floats per row.
+static double io_flash(double n, double d, double m_fast) {
+    double bc = ceil(m_fast / (4 * d)), tc = ceil(n / bc);
+    return n * (d + 2) + 2 * n * d + tc * n * (3 * d + 4);
+}
+
+// The same count by walking Algorithm 1's loops block by block.
+static double io_flash_loops(int n, int d, int m_fast) {
+    int bc = (m_fast + 4 * d - 1) / (4 * d), br = bc < d ? bc : d;
+    double moved = (double)n * (d + 2);                  // initialise O, l, m
+    for (int j0 = 0; j0 < n; j0 += bc) {
+        int cols = n - j0 < bc ? n - j0 : bc;
+        moved += 2.0 * cols * d;                         // load K_j, V_j
+        for (int i0 = 0; i0 < n; i0 += br) {
+            int rows = n - i0 < br ? n - i0 : br;
+            moved += 2.0 * rows * d + 2.0 * rows;        // load Q_i, O_i, l_i, m_i
+            moved += (double)rows * d + 2.0 * rows;      // write O_i, l_i, m_i
+        }
+    }
+    return moved;
+}
+
+static void section_bytes_moved(report_t *r) {
+    enum { IO_D = 64, IO_M = 32768, IO_LO = 256, IO_HI = 8192 };
+    report_section(r, "bytes moved");
+    printf("one head, d = %d; fast memory M = %d floats (B_c = %d keys, B_r = %d\n"
+           "queries); floats moved between slow and fast memory:\n", IO_D, IO_M,
+           (IO_M + 4 * IO_D - 1) / (4 * IO_D), IO_D);
+    printf("%6s %14s %14s %8s %14s\n", "n", "standard", "flash", "ratio",
+           "flash M/n^2d^2");
+    FILE *f = report_data(r, "io.dat");
+    if (f)
+        fprintf(f, "# n  floats moved: standard  flash (M = %d, d = %d)\n", IO_M, IO_D);
+    int loops_agree = 1;
+    double ratio_4096 = 0.0;
+    for (int n = IO_LO; n <= IO_HI; n *= 2) {
+        double s = io_standard(n, IO_D), fl = io_flash(n, IO_D, IO_M);
+        loops_agree &= fl == io_flash_loops(n, IO_D, IO_M);
+        if (n == 4096) ratio_4096 = s / fl;
+        if (f) fprintf(f, "%d %.0f %.0f\n", n, s, fl);
+        printf("%6d %14.0f %14.0f %8.2f %14.2f\n", n, s, fl, s / fl,
+               fl * IO_M / ((double)n * n * IO_D * IO_D));
+    }
+    report_data_close(r, f);
+    for (int n = 1; n <= 700; n += 3)                    // also n not a block multiple
+        loops_agree &= io_flash(n, 16, 1000) == io_flash_loops(n, 16, 1000);
+    printf("as n grows the ratio tends to M / 3 d^2 = %.2f: flash moves\n"
+           "Theta(n^2 d^2 / M) floats, standard Theta(n d + n^2)\n",
+           IO_M / (3.0 * IO_D * IO_D));
+    report_check_true(r, "closed form == Algorithm 1's loops, counted", loops_agree);
+    report_value(r, "io_m_floats", "%.0f", IO_M);
+    report_value(r, "io_d", "%.0f", IO_D);
+    report_value(r, "io_ratio_4096", "%.2f", ratio_4096);
+    report_value(r, "io_ratio_limit", "%.2f", IO_M / (3.0 * IO_D * IO_D));
+}
+
+// Tiles (TILED_BQ queries x TILED_BK keys) the causal kernel computes: a key
+// tile is needed while its first key j0 is at most the block's last query.
+static void causal_tiles(int n, long *computed, long *by_hand) {
+    *computed = *by_hand = 0;
+    for (int i0 = 0; i0 < n; i0 += TILED_BQ) {
+        int last = (i0 + TILED_BQ < n ? i0 + TILED_BQ : n) - 1;
+        *computed += last / TILED_BK + 1;                // tiles j0 <= last
+        for (int j0 = 0; j0 < n; j0 += TILED_BK) {       // any (i, j) with j <= i?
+            int any = 0;
+            for (int i = i0; i <= last && !any; i++) any = j0 <= i;
+            *by_hand += any;
+        }
+    }
+}
+
+static void section_causal_tiles(report_t *r, uint64_t seed) {
+    enum { CT_N = 4096, CHECK_N = 300, CHECK_D = 32 };
+    long computed, by_hand;
+    causal_tiles(CT_N, &computed, &by_hand);
+    long tiles = (long)((CT_N + TILED_BQ - 1) / TILED_BQ) *
+                 ((CT_N + TILED_BK - 1) / TILED_BK);
+    double skip = 100.0 * (tiles - computed) / tiles;
+    rng_t rng;
+    rng_seed(&rng, seed);
+    const int n = CHECK_N, d = CHECK_D;
+    float *q = normal_floats(&rng, (long)n * d, 1.0f);
+    float *k = normal_floats(&rng, (long)n * d, 1.0f);
+    float *v = normal_floats(&rng, (long)n * d, 1.0f);
+    float *out = xfloats(PROG, (size_t)n * d), *want = xfloats(PROG, (size_t)n * d);
+    float *w = xfloats(PROG, (size_t)n * n);
+    unsigned char *causal = xmalloc(PROG, (size_t)n * n);
+    mask_causal(causal, n);
+    xok(PROG, tiled_attention_causal(q, k, v, out, 1, n, n, d, d),
+        "tiled_attention_causal");
+    attention_forward(q, k, v, causal, want, w, n, n, d, d);
+    double diff = mat_max_abs_diff(out, want, (size_t)n * d);
+    report_section(r, "causal tiles");
+    printf("n = %d, tiles of %d queries x %d keys: %ld tiles, %ld computed,\n"
+           "%ld wholly above the diagonal and skipped (%.1f %%)\n", CT_N, TILED_BQ,
+           TILED_BK, tiles, computed, tiles - computed, skip);
+    report_check_true(r, "the kernel's rule == tiles with a visible entry, by hand",
+                      computed == by_hand);
+    report_check(r, "causal tiled == masked standard attention (n = 300)", diff, 1e-5);
+    report_value(r, "flash_causal_skip_pct", "%.1f", skip);
+    report_value(r, "flash_causal_n", "%.0f", CT_N);
+    free(q), free(k), free(v), free(out), free(want), free(w), free(causal);
+}
+
+// The three FlashAttention sections, on generators of their own (so that the
+// sections after them see the same random numbers as before they existed).
+static void section_flash(report_t *r, uint64_t seed) {
+    section_flash_backward(r, seed + 11);
+    section_bytes_moved(r);
+    section_causal_tiles(r, seed + 12);
+}
+
 // Seconds per call (the best of a few) of one kernel on one head of n x d.
 static double fast_time(int kernel, const float *q, const float *k, const float *v,
                         float *out, float *w, int n, int d) {
@@ -1110,6 +1325,7 @@ int main(int argc, char **argv) {
     section_online_exact(&r, &rng);
     section_counted(&r);
     section_fast_exact(&r, &rng);
+    section_flash(&r, cli.seed);
     section_measured(&r, &rng, max_dense);
     section_measured_fast(&r, &rng);
     return report_close(&r) == 0 ? 0 : 1;
