@@ -64,10 +64,10 @@ static int run_causal(problem_t *p) {
 }
 
 static int run_fwd_bwd(problem_t *p) {
-    if (tiled_attention(p->q, p->k, p->v, p->out, p->lse, 1, p->n, p->n, p->d, p->d, 0))
-        return -1;
-    return flash_attention_backward(p->q, p->k, p->v, p->out, p->dout, p->lse, p->dq,
-                                    p->dk, p->dv, 1, p->n, p->n, p->d, p->d, 0);
+    const tiled_shape_t shape = {1, p->n, p->n, p->d, p->d, 0};
+    const flash_saved_t fw = {p->q, p->k, p->v, p->out, p->lse};
+    if (tiled_attention(p->q, p->k, p->v, p->out, p->lse, &shape)) return -1;
+    return flash_attention_backward(&fw, p->dout, p->dq, p->dk, p->dv, &shape);
 }
 
 static const struct {

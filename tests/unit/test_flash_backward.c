@@ -45,17 +45,18 @@ static void check(int h, int n, int m, int d_k, int d_v, int causal, float sprea
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) mask[(size_t)i * m + j] = j <= i;
     for (size_t e = 0; e < nk; e++) dk[e] = NAN;          // every element written
-    cr_assert_eq(tiled_attention(q, k, v, out, lse, h, n, m, d_k, d_v, causal), 0);
-    cr_assert_eq(flash_attention_backward(q, k, v, out, dout, lse, dq, dk, dv, h, n, m,
-                                          d_k, d_v, causal),
-                 0);
+    const tiled_shape_t shape = {h, n, m, d_k, d_v, causal};
+    const flash_saved_t fw = {q, k, v, out, lse};
+    cr_assert_eq(tiled_attention(q, k, v, out, lse, &shape), 0);
+    cr_assert_eq(flash_attention_backward(&fw, dout, dq, dk, dv, &shape), 0);
     for (int hh = 0; hh < h; hh++) {
         const size_t oq = (size_t)hh * n * d_k, ok = (size_t)hh * m * d_k;
         const size_t ov = (size_t)hh * m * d_v, oo = (size_t)hh * n * d_v;
         const unsigned char *mk = causal ? mask : NULL;
         attention_forward(q + oq, k + ok, v + ov, mk, w_out + oo, w, n, m, d_k, d_v);
-        attention_backward(q + oq, k + ok, v + ov, w, dout + oo, w_dq + oq, w_dk + ok,
-                           w_dv + ov, n, m, d_k, d_v, scratch);
+        const attn_saved_t head_fw = {q + oq, k + ok, v + ov, w};
+        attention_backward(&head_fw, dout + oo, w_dq + oq, w_dk + ok, w_dv + ov, n, m,
+                           d_k, d_v, scratch);
     }
     expect_close(dv, w_dv, nv, "dv", h, n, m, d_k, d_v);
     expect_close(dk, w_dk, nk, "dk", h, n, m, d_k, d_v);
@@ -96,10 +97,11 @@ Test(flash_backward, refuses_bad_sizes) {
     const float x[4] = {1, 2, 3, 4};
     float g[4] = {7, 7, 7, 7};
     const int bad[3][5] = {{0, 1, 1, 1, 1}, {1, 1, 0, 1, 1}, {1, 1, 1, 1, 0}};
-    for (int b = 0; b < 3; b++)
-        cr_assert_eq(flash_attention_backward(x, x, x, x, x, x, g, g, g, bad[b][0],
-                                              bad[b][1], bad[b][2], bad[b][3],
-                                              bad[b][4], b == 2),
-                     -1);
+    const flash_saved_t fw = {x, x, x, x, x};
+    for (int b = 0; b < 3; b++) {
+        const tiled_shape_t shape = {bad[b][0], bad[b][1], bad[b][2], bad[b][3],
+                                     bad[b][4], b == 2};
+        cr_assert_eq(flash_attention_backward(&fw, x, g, g, g, &shape), -1);
+    }
     for (int i = 0; i < 4; i++) cr_assert_eq(g[i], 7.0f);
 }

@@ -919,12 +919,12 @@ static void sw_tiled_lse(const int *s) {   // h, n, m, d (d_k = d_v); both masks
     float *out = fb(N3(h, n, d)), *lse = fb(N2(h, n)), *dout = fb(N3(h, n, d));
     float *dq = fb(N3(h, n, d)), *dk = fb(N3(h, m, d)), *dv = fb(N3(h, m, d));
     for (int causal = 0; causal <= 1; causal++) {
-        cr_assert_eq(tiled_attention(q, k, v, out, lse, h, n, m, d, d, causal), bad);
+        const tiled_shape_t shape = {h, n, m, d, d, causal};
+        const flash_saved_t fw = {q, k, v, out, lse};
+        cr_assert_eq(tiled_attention(q, k, v, out, lse, &shape), bad);
         fin(out, N3(h, n, d), "out");
         fin(lse, N2(h, n), "lse");
-        cr_assert_eq(flash_attention_backward(q, k, v, out, dout, lse, dq, dk, dv, h, n,
-                                              m, d, d, causal),
-                     bad);
+        cr_assert_eq(flash_attention_backward(&fw, dout, dq, dk, dv, &shape), bad);
         fin(dq, N3(h, n, d), "dq");
         fin(dk, N3(h, m, d), "dk");
         fin(dv, N3(h, m, d), "dv");

@@ -71,7 +71,9 @@ static void check_against_standard(int h, int n, int m, int d_k, int d_v, float 
     else if (causal == 1)
         cr_assert_eq(tiled_attention_causal(q, k, v, fast, h, n, m, d_k, d_v), 0);
     else
-        cr_assert_eq(tiled_attention(q, k, v, fast, lse, h, n, m, d_k, d_v, 1), 0);
+        cr_assert_eq(tiled_attention(q, k, v, fast, lse,
+                                     &(tiled_shape_t){h, n, m, d_k, d_v, 1}),
+                     0);
     for (int hh = 0; hh < h; hh++) {
         attention_forward(q + (size_t)hh * n * d_k, k + (size_t)hh * m * d_k,
                           v + (size_t)hh * m * d_v, causal ? mask : NULL, want, w, n, m,

@@ -20,18 +20,20 @@ static size_t work_floats(int d_k, int d_v) {
     return (size_t)(d_k + d_v) * BK + 4 * (size_t)BQ * BK + (size_t)BK * (d_k + d_v);
 }
 
-// One block of bk <= BK keys, rows j0 .. j0 + bk - 1 of one head: its dk and dv
-// rows, and its share of dq (added into dq_part). q (n, d_k), k (m, d_k),
-// v (m, d_v), dout (n, d_v), lse and dd (n) -> dk, dv rows j0.., dq_part += .
+// One block of bk <= BK keys, rows j0 .. j0 + bk - 1 of one head (sizes in *sh, h
+// unused): its dk and dv rows, and its share of dq (added into dq_part). fw of the
+// head: q (n, d_k), k (m, d_k), v (m, d_v), lse (n); dout (n, d_v), dd (n)
+// -> dk, dv rows j0.., dq_part += .
 // Inverts, tile by tile, the forward's (fast/tiled.c, tiled_block)
 //   tile_mm(s, qs, kt + (size_t)j0 * d_k, ...);            s = q k^T / sqrt(d_k)
 //   const float p = tile_exp2((si[j + u] - mx) * log2e);   p = exp(s - max) / sum
 //   tile_mm(acc, s, v + (size_t)j0 * d_v, ...);            out = p v
 // snippet: flash_key_block
-static void key_block(const float *q, const float *k, const float *v, const float *dout,
-                      const float *lse, const float *dd, float *dq_part, float *dk,
-                      float *dv, int j0, int bk, int n, int d_k, int d_v, int causal,
-                      float *work) {
+static void key_block(const flash_saved_t *fw, const float *dout, const float *dd,
+                      float *dq_part, float *dk, float *dv, int j0, int bk,
+                      const tiled_shape_t *sh, float *work) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *lse = fw->lse;
+    const int n = sh->n, d_k = sh->d_k, d_v = sh->d_v, causal = sh->causal;
     float *kt = work, *vt = kt + (size_t)d_k * BK;             // (d_k, BK), (d_v, BK)
     float *p = vt + (size_t)d_v * BK, *ds = p + BQ * BK;       // (BQ, BK) each
     float *pt = ds + BQ * BK, *dst = pt + BQ * BK;             // (BK, BQ) each
@@ -76,10 +78,11 @@ static void key_block(const float *q, const float *k, const float *v, const floa
 }
 // end snippet
 
-int flash_attention_backward(const float *q, const float *k, const float *v,
-                             const float *out, const float *dout, const float *lse,
-                             float *dq, float *dk, float *dv, int h, int n, int m,
-                             int d_k, int d_v, int causal) {
+int flash_attention_backward(const flash_saved_t *fw, const float *dout, float *dq,
+                             float *dk, float *dv, const tiled_shape_t *shape) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *out = fw->out, *lse = fw->lse;
+    const int h = shape->h, n = shape->n, m = shape->m, d_k = shape->d_k;
+    const int d_v = shape->d_v, causal = shape->causal;
     if (h < 1 || n < 1 || m < 1 || d_k < 1 || d_v < 1) return -1;
     int threads = 1;
 #ifdef _OPENMP
@@ -127,9 +130,10 @@ int flash_attention_backward(const float *q, const float *k, const float *v,
                 memset(dv + (hk + j0) * d_v, 0, sizeof(float) * (size_t)bk * d_v);
                 continue;
             }
-            key_block(q + hq * d_k, k + hk * d_k, v + hk * d_v, dout + hq * d_v,
-                      lse + hq, dd + hq, mine + hq * d_k, dk + hk * d_k, dv + hk * d_v,
-                      j0, bk, n, d_k, d_v, causal, work);
+            const flash_saved_t head_fw = {q + hq * d_k, k + hk * d_k, v + hk * d_v,
+                                           out + hq * d_v, lse + hq};
+            key_block(&head_fw, dout + hq * d_v, dd + hq, mine + hq * d_k,
+                      dk + hk * d_k, dv + hk * d_v, j0, bk, shape, work);
         }
         free(work);
     }

@@ -18,21 +18,28 @@
 
 #include <stddef.h>
 
+#include "fast/tiled.h"
+
 enum { FLASH_BQ = 64, FLASH_BK = 64 };
+
+// What the backward needs from the forward (tiled_attention): its inputs and the
+// output and row log-sum-exp it made. Sizes in a tiled_shape_t beside it.
+typedef struct {
+    const float *q, *k, *v;   // (h, n, d_k), (h, m, d_k), (h, m, d_v)
+    const float *out, *lse;   // (h, n, d_v), (h, n)
+} flash_saved_t;
 
 // Working memory beyond inputs and outputs: D (h n floats), per thread a fixed
 // set of tiles, and for each thread past the first one copy of dq: O(n).
-// q (h, n, d_k), k (h, m, d_k), v (h, m, d_v), out (h, n, d_v), dout (h, n, d_v),
-// lse (h, n) -> dq (h, n, d_k), dk (h, m, d_k), dv (h, m, d_v)
+// fw (q, k, v, out, lse), dout (h, n, d_v) -> dq (h, n, d_k), dk (h, m, d_k),
+// dv (h, m, d_v), sizes and mask in *shape
 //   gradients of out = softmax(q k^T / sqrt(d_k)) v (causal: key j seen by query
 //   i only when j <= i), given the forward's out and lse (tiled_attention) and
 //   dout = dLoss/dout. Writes (does not accumulate) dq, dk, dv. A key no query
 //   sees gets zero gradients.
 // Returns 0; -1 on sizes below 1 (nothing written) or when memory runs out.
 // (torch: autograd of (q @ k.transpose(-1, -2) / sqrt(d_k)).softmax(-1) @ v)
-int flash_attention_backward(const float *q, const float *k, const float *v,
-                             const float *out, const float *dout, const float *lse,
-                             float *dq, float *dk, float *dv, int h, int n, int m,
-                             int d_k, int d_v, int causal);
+int flash_attention_backward(const flash_saved_t *fw, const float *dout, float *dq,
+                             float *dk, float *dv, const tiled_shape_t *shape);
 
 #endif

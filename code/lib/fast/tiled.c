@@ -47,14 +47,16 @@ size_t tiled_workspace_bytes(int d_k, int d_v) {
                             3 * (size_t)TILED_BQ + (size_t)TILED_BQ * d_v);
 }
 
-// One block of bq <= TILED_BQ queries, rows i0 .. i0 + bq - 1 of the head, against
-// the keys they see (all m, or j <= i when causal). kt holds the head's keys block
-// by block, each block transposed: (blocks, d_k, BK). lse (bq) or NULL: each row's
-// log-sum-exp of its scaled scores (natural log), for the backward.
+// One block of bq <= TILED_BQ queries, rows i0 .. i0 + bq - 1 of one head (sizes in
+// *sh, h unused), against the keys they see (all m, or j <= i when causal). kt holds
+// the head's keys block by block, each block transposed: (blocks, d_k, BK). lse (bq)
+// or NULL: each row's log-sum-exp of its scaled scores (natural log), for the
+// backward.
 // snippet: tiled_block
 static void tiled_block(const float *q, const float *kt, const float *v, float *out,
-                        float *lse, int i0, int bq, int m, int d_k, int d_v, int causal,
+                        float *lse, int i0, int bq, const tiled_shape_t *sh,
                         float *work) {
+    const int m = sh->m, d_k = sh->d_k, d_v = sh->d_v, causal = sh->causal;
     float *qs = work;                             // (BQ, d_k): scaled queries, 0-padded
     float *s = qs + (size_t)TILED_BQ * d_k;       // (BQ, BK): scores, then weights
     float *row_max = s + TILED_BQ * TILED_BK;     // (BQ)
@@ -119,7 +121,9 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
 // end snippet
 
 int tiled_attention(const float *q, const float *k, const float *v, float *out,
-                    float *lse, int h, int n, int m, int d_k, int d_v, int causal) {
+                    float *lse, const tiled_shape_t *shape) {
+    const int h = shape->h, n = shape->n, m = shape->m, d_k = shape->d_k;
+    const int d_v = shape->d_v, causal = shape->causal;
     if (h < 1 || n < 1 || m < 1 || d_k < 1 || d_v < 1) return -1;
     // Every head's keys, once, in blocks of TILED_BK keys, each block transposed to
     // (d_k, BK) and padded with zeros: the score loop then reads one contiguous
@@ -154,8 +158,7 @@ int tiled_attention(const float *q, const float *k, const float *v, float *out,
             const int bq = n - i0 < TILED_BQ ? n - i0 : TILED_BQ;
             tiled_block(q + ((size_t)head * n + i0) * d_k, kt + (size_t)head * d_k * ld,
                         v + (size_t)head * m * d_v, out + ((size_t)head * n + i0) * d_v,
-                        lse ? lse + (size_t)head * n + i0 : NULL, i0, bq, m, d_k, d_v,
-                        causal, work);
+                        lse ? lse + (size_t)head * n + i0 : NULL, i0, bq, shape, work);
         }
         free(work);
     }
@@ -165,10 +168,12 @@ int tiled_attention(const float *q, const float *k, const float *v, float *out,
 
 int tiled_attention_forward(const float *q, const float *k, const float *v, float *out,
                             int h, int n, int m, int d_k, int d_v) {
-    return tiled_attention(q, k, v, out, NULL, h, n, m, d_k, d_v, 0);
+    const tiled_shape_t shape = {h, n, m, d_k, d_v, 0};
+    return tiled_attention(q, k, v, out, NULL, &shape);
 }
 
 int tiled_attention_causal(const float *q, const float *k, const float *v, float *out,
                            int h, int n, int m, int d_k, int d_v) {
-    return tiled_attention(q, k, v, out, NULL, h, n, m, d_k, d_v, 1);
+    const tiled_shape_t shape = {h, n, m, d_k, d_v, 1};
+    return tiled_attention(q, k, v, out, NULL, &shape);
 }

@@ -55,13 +55,20 @@ int tiled_attention_forward(const float *q, const float *k, const float *v, floa
 int tiled_attention_causal(const float *q, const float *k, const float *v, float *out,
                            int h, int n, int m, int d_k, int d_v);
 
+// The sizes of one call: h heads, each of n queries and m keys; queries and keys
+// d_k wide, values d_v wide; causal 1: query i sees keys j <= i only, 0: all keys.
+typedef struct {
+    int h, n, m, d_k, d_v, causal;
+} tiled_shape_t;
+
 // q (h, n, d_k), k (h, m, d_k), v (h, m, d_v) -> out (h, n, d_v), lse (h, n) or NULL
-//   the kernel itself: causal 0 or 1 as the two above; lse[i] is row i's
-//   log-sum-exp of its visible scaled scores, log(sum_j exp(q_i . k_j / sqrt(d_k))),
-//   which is all the backward needs to recompute the weights.
+//   the kernel itself, sizes and mask in *shape: causal 0 or 1 as the two above;
+//   lse[i] is row i's log-sum-exp of its visible scaled scores,
+//   log(sum_j exp(q_i . k_j / sqrt(d_k))), all the backward needs to recompute the
+//   weights.
 // Returns 0; -1 as tiled_attention_forward.
 // (torch: torch.logsumexp(scores, -1) for lse)
 int tiled_attention(const float *q, const float *k, const float *v, float *out,
-                    float *lse, int h, int n, int m, int d_k, int d_v, int causal);
+                    float *lse, const tiled_shape_t *shape);
 
 #endif
