@@ -1085,10 +1085,11 @@ static void section_flash_backward(report_t *r, uint64_t seed) {
     mask_causal(causal, n);
     double worst[2] = {0.0, 0.0}, lse_worst = 0.0;
     for (int c = 0; c <= 1; c++) {
-        xok(PROG, tiled_attention(q, k, v, g, lse, h, n, n, d, d, c),
-            "tiled_attention");
-        xok(PROG, flash_attention_backward(q, k, v, g, dout, lse, g + all, g + 2 * all,
-                                           g + 3 * all, h, n, n, d, d, c),
+        tiled_shape_t shape = {.h = h, .n = n, .m = n, .d_k = d, .d_v = d, .causal = c};
+        xok(PROG, tiled_attention(q, k, v, g, lse, &shape), "tiled_attention");
+        flash_saved_t fw = {.q = q, .k = k, .v = v, .out = g, .lse = lse};
+        xok(PROG, flash_attention_backward(&fw, dout, g + all, g + 2 * all, g + 3 * all,
+                                           &shape),
             "flash_attention_backward");
         for (int hh = 0; hh < h; hh++) {
             size_t o = (size_t)hh * hd;
