@@ -12,8 +12,9 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
-# Keep intermediate files (the chapter objects between code/*.c and bin/): deleting
-# them after a build would make the next one relink and rerun every program.
+# Keep every intermediate file (the chapter objects between code/*.c and bin/):
+# deleted, the next make (whose .d files name them) would relink and rerun every
+# program, and everything downstream. The one .SECONDARY of this Makefile.
 .SECONDARY:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
@@ -140,18 +141,7 @@ $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
 $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 
 library: $(LIB)
-
-# Keep program objects: make would delete them as intermediate files.
-.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 programs: $(BINS)
-# Keep the programs' objects: deleted as intermediates after a clean build, they
-# made the next make (which reads their .d files) rebuild everything once.
-.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o)
-
-# Keep the programs' object files: deleted as intermediates, they would be
-# remade by the next make (their .d files name them), and so would everything
-# downstream of the programs.
-.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
@@ -240,35 +230,25 @@ FORCE:
 
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
 BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
-HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt
-PANDOC_HTML = $(PANDOC) --from markdown --to html5 --standalone --self-contained \
-  --template book/template.html --css book/style.css --mathml \
-  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
-  --citeproc --bibliography book/references.bib --highlight-style pygments
+HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt \
+  book/build/html.sh
 
 # Every figure, section and equation label of the book with its number, so a
 # page can refer into other chapters (book/filter/labels.lua).
-$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS)
+$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS) book/build/html.sh
 	$(call say,LABELS,$@)
-	$(Q)$(LITERATE) LITERATE_LABELS=$@ $(PANDOC) --from markdown --to plain \
-	  --lua-filter book/literate.lua $(CHAPTERS) -o /dev/null
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ labels $(CHAPTERS)
 
+# One page per chapter, the index page, the whole book on one page (book/build/html.sh).
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@)
-	@mkdir -p $(@D) $(B)/deps
-	$(Q)d=$(B)/deps/tmp.$$$$; mkdir -p $$d; \
-	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$d/$*.html.d \
-	  $(PANDOC_HTML) --toc --toc-depth 2 --number-sections \
-	  --number-offset $$(( 10#$$(echo $* | cut -c1-2) - 1 )) \
-	  --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1)" \
-	  $< -o $@.tmp.$$$$ || { rm -rf $$d $@.tmp.$$$$; exit 1; }; \
-	mv $$d/$*.html.* $(B)/deps/ && rmdir $$d \
-	  && mv $@.tmp.$$$$ $@
-
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ chapter $<
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@)
-	@mkdir -p $(@D)
-	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ index $<
+$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+	$(call say,HTML,$@)
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ book $(CHAPTERS) book/backmatter.md
 
 # Snippet and solution markers in the C sources pair up: an error names the C
 # file and line, before any chapter tries to cut a listing from them.
@@ -276,14 +256,6 @@ CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
 $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 	@mkdir -p $(@D)
 	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; touch $@
-
-# The whole book on one page, for printing and for Ctrl-F.
-$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
-	$(call say,HTML,$@)
-	@mkdir -p $(@D) $(B)/deps
-	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.html.d \
-	  $(PANDOC_HTML) --toc --toc-depth 1 --number-sections --metadata whole-book=true \
-	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # The offline search index: the filter wrote one record per section of each
 # chapter page; book/book.js loads this file with a <script> tag.
@@ -294,17 +266,9 @@ $(B)/html/search-index.js: $(CHAPTER_HTML)
 	  echo '];'; } > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # Each chapter's program with the library, as a reproducible tarball.
-$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS)
+$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh
 	$(call say,TAR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -rf $(B)/dl/$* && mkdir -p $(B)/dl/$* && cp --parents $^ $(B)/dl/$*/ \
-	  && printf '%s\n' "$*: the program of one chapter of Attention in C, with the library." \
-	    '' 'Build and run it:' \
-	    '  cc -std=c11 -O2 -ffp-contract=off -Icode/lib code/$*.c code/lib/*/*.c -lm -o $*' \
-	    '  ./$* --help' > $(B)/dl/$*/README.txt \
-	  && tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner \
-	    --mode=u+rw,go+r,go-w -C $(B)/dl -cf - $* | gzip -9n > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@ \
-	  && rm -rf $(B)/dl/$*
+	$(Q)book/build/tarball.sh $(B) $* $@ $(filter-out %.sh,$^)
 
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.
@@ -326,58 +290,18 @@ STAMP := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
   "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)")
 $(shell mkdir -p $(B) && { [ "$$(cat $(B)/stamp.txt 2>/dev/null)" = '$(STAMP)' ] \
   || printf '%s' '$(STAMP)' > $(B)/stamp.txt; })
-PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
-  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
-  --citeproc --bibliography book/references.bib --highlight-style tango \
-  --top-level-division chapter --number-sections --toc --toc-depth 2 \
-  -H book/preamble.tex -V documentclass=book -V classoption=oneside \
-  -V papersize=a4 -V geometry:margin=2.4cm -V fontsize=10pt \
-  -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
-  -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue
-
-# LaTeX runs in a folder of its own (tex.tmp.PID), seeded with the auxiliary
-# files of the last complete run, and is rerun until those files stop changing
-# (page labels, contents and references then agree with the pages); if LaTeX
-# fails on the saved files, it starts once more without them. Only a
-# complete run replaces $(B)/tex and the PDF, so a run killed at any moment
-# leaves nothing half-written behind; the next make removes the leftover folder.
-TEX_AUX := book.aux book.toc book.out
-$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
+# The PDF: pandoc to LaTeX, XeLaTeX to a fix-point (book/build/pdf.sh).
+$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
+    | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
-	@mkdir -p $(@D) $(B)/deps
-	$(Q)w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
-	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
-	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
-	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
-	( cd $$w && pass=0 && retried= && while [ $$pass -lt 6 ]; do pass=$$((pass + 1)); \
-	  before=$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum); \
-	  if ! xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then \
-	    if [ -z "$$retried" ]; then retried=1; pass=0; rm -f $(TEX_AUX); continue; fi; \
-	    echo "error: xelatex failed, see $$w/book.log:" >&2; grep -A5 '^!' book.log >&2; exit 1; \
-	  fi; \
-	  if [ "$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum)" = "$$before" ]; then exit 0; fi; done; \
-	  echo "error: LaTeX's auxiliary files in $$w still change after 6 runs" >&2; exit 1 ); \
-	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
-	{ rm -rf $(B)/tex && mv -T $$w $(B)/tex; } || rm -rf $$w; mv $@.tmp.$$$$ $@
+	$(Q)$(LITERATE) book/build/pdf.sh $(B) $@ $(CHAPTERS) book/backmatter.md
 
 pdf: $(PDF)
 
-# The EPUB book: MathML math, SVG figures, the same filter.
-$(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
+# The EPUB: MathML math, SVG figures, the same filter (book/build/epub.sh).
+$(EPUB): $(CHAPTERS) book/backmatter.md book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
-	@mkdir -p $(@D) $(B)/deps
-	@# Then repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
-	$(Q)t=$(abspath $@).tmp.$$$$; $(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.epub.d \
-	  $(PANDOC) --from markdown --to epub3 --standalone --mathml \
-	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
-	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
-	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
-	  $(CHAPTERS) book/backmatter.md -o $$t \
-	  && rm -rf $$t.d && unzip -q -d $$t.d $$t && rm -f $$t \
-	  && find $$t.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
-	  && (cd $$t.d && TZ=UTC zip -X0q $$t mimetype \
-	      && TZ=UTC zip -X9q $$t $$(find . -type f ! -name mimetype | sed 's|^\./||' | LC_ALL=C sort)) \
-	  && rm -rf $$t.d && mv $$t $@ || { rm -rf $$t $$t.d; exit 1; }
+	$(Q)$(LITERATE) book/build/epub.sh $(B) $@ $(CHAPTERS) book/backmatter.md
 
 epub: $(EPUB)
 
@@ -501,28 +425,11 @@ $(B)/gradescope/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 	$(Q)touch $@
 
 # --------------------------------------------------------------------------
-# Dependencies (Debian 12). Idempotent: a quick check first, apt only if needed.
-
-DEB_PACKAGES := make gcc clang libc6-dev pkg-config pandoc gnuplot-nox \
-  texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-  lmodern fonts-dejavu-core poppler-utils libcriterion-dev valgrind zip unzip libxml2-utils \
-  texlive-pictures python3 python3-numpy python3-torch libopenblas0-pthread chromium chromium-driver
+# Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
+# why), the test locale and Node.js. Idempotent: apt runs only if something is missing.
 
 deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${db:Status-Status}\n' $$p 2>/dev/null | grep -qx installed || echo $$p; \
-	done); \
-	if [ -z "$$missing" ]; then echo "deps: all $(words $(DEB_PACKAGES)) packages installed"; \
-	elif [ "$$(id -u)" != 0 ]; then \
-	  echo "deps: missing:" $$missing; echo "deps: run 'sudo make deps' (needs root for apt-get)"; exit 1; \
-	else \
-	  echo "deps: installing:" $$missing; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-	    --no-install-recommends $$missing; \
-	fi
-	@# Node.js (for the browser test): keep a machine's own node if it has one.
-	@command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm; }
+	@book/build/deps.sh
 
 clean:
 	rm -rf $(B)
