@@ -10,6 +10,9 @@
 # temporary file. V=1 shows full commands. B=DIR builds elsewhere.
 
 SHELL := /bin/bash
+# Every recipe matches and sorts text the same in any locale of the caller (in
+# tr_TR.UTF-8, [a-z] and grep -i treat i differently): UTF-8 characters, byte order.
+export LC_ALL := C.UTF-8
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
 # Keep every intermediate file (the chapter objects between code/*.c and bin/):
@@ -35,14 +38,11 @@ CPPFLAGS := -Icode/lib -MMD -MP
 LDLIBS   := -lm
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-PANDOC   := pandoc
 GNUPLOT  := gnuplot
 
-# A make killed midway leaves its temporaries (*.tmp.PID, *.tmp.PID.err,
-# tex.tmp.PID/): the next make removes those whose process is gone.
-_ := $(shell [ -d $(B) ] && find $(B) -name '*.tmp.[0-9]*' -prune 2>/dev/null | while read -r f; do \
-  p=$$(echo "$$f" | sed 's/.*\.tmp\.\([0-9]*\).*/\1/'); \
-  [ -n "$$p" ] && [ ! -d /proc/$$p ] && rm -rf "$$f"; done)
+# A make killed midway leaves its temporaries (*.tmp.PID...): the next make removes
+# those whose process is gone (book/build/sweep.sh).
+_ := $(shell book/build/sweep.sh $(B))
 
 # --------------------------------------------------------------------------
 # What exists
@@ -118,19 +118,12 @@ $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 	@mkdir -p $(@D)
 	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 
-# A program depends on the archive members it links (read from the linker's map
-# into a .d file), not on the whole archive: editing one module reruns only the
-# programs that use it (chapter 8 trains for a while).
+# A program depends on the archive members it links, read from the linker's map
+# (book/build/link.sh): editing one module reruns only the programs that use it.
 $(B)/bin/%: $(B)/obj/%.o | $(LIB)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)t=$@.tmp.$$$$; $(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -Wl,-Map=$$t.map -o $$t \
-	  && { printf '%s:' $@; grep -o 'libattention\.a([a-z_0-9]*\.o)' $$t.map | sort -u \
-	       | sed 's/.*(\(.*\)\.o)/\1/' | while read -r m; do \
-	         printf ' %s' $(B)/obj/lib/*/$$m.o; done; echo; } > $$t.d \
-	  && sed 's/^[^:]*://; s/ /\n/g' $$t.d | sed '/^$$/d; s/$$/:/' >> $$t.d \
-	  && mv $$t.d $(B)/obj/$*.link.d && rm -f $$t.map && mv $$t $@ \
-	  || { rm -f $$t $$t.map $$t.d; exit 1; }
+	$(Q)book/build/link.sh $(B) $@ $< $(LIB) $(CC) $(CFLAGS)
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@)
 	@mkdir -p $(@D)
@@ -206,7 +199,7 @@ $(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call prog
 	printf '%s\n' '\documentclass[tikz,border=3pt]{standalone}' '\input{figures/diagram.tex}' \
 	  '\input{values.tex}' '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
 	  > $$$$t/$(1).tex; \
-	if (cd $$$$t && FORCE_SOURCE_DATE=1 TEXINPUTS=$$(CURDIR): xelatex -halt-on-error -interaction=nonstopmode \
+	if (cd $$$$t && FORCE_SOURCE_DATE=1 TEXINPUTS='$$(CURDIR)': xelatex -halt-on-error -interaction=nonstopmode \
 	     $(1).tex > xelatex.out 2>&1); then mv $$$$t/$(1).pdf $$@; rm -rf $$$$t; \
 	else echo "figures/$(1).tex: TikZ failed:" >&2; grep -A3 '^!' $$$$t/$(1).log >&2; \
 	  rm -rf $$$$t; exit 1; fi
@@ -282,14 +275,10 @@ html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/sn
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
 
-# The build stamp (book/filter/stamp.lua): commit, compiler, date. Written when
-# make starts, and only when it changed, so a no-op make stays a no-op.
-STAMP := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) \
-  && { git diff --quiet HEAD 2>/dev/null || c="$$c+local changes"; } || c=''; \
-  printf '%s\t%s\t%s' "$$c" "$$($(CC) --version 2>/dev/null | head -n1)" \
-  "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)")
-$(shell mkdir -p $(B) && { [ "$$(cat $(B)/stamp.txt 2>/dev/null)" = '$(STAMP)' ] \
-  || printf '%s' '$(STAMP)' > $(B)/stamp.txt; })
+# The build stamp (book/filter/stamp.lua): commit, compiler, date; rewritten as make
+# starts, only when it changed (book/build/stamp.sh).
+_ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
+
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point (book/build/pdf.sh).
 $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
     | $(OUTS) $(PDFFIGS) $(B)/markers.ok
@@ -399,8 +388,9 @@ bench: $(B)/bench/bench_attention
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
 # solution markers must pair and never nest, or the build stops.
 
-ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) \
-  $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS)
+# A pack takes its chapter's title and exercises from chapters/*.md.
+ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) book/build/packs.sh \
+  $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS) $(CHAPTERS)
 .PHONY: solution-markers
 solution-markers: $(B)/solution-markers.ok
 $(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(wildcard code/lib/*/*.h) \
@@ -410,19 +400,10 @@ $(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(wildcard code/lib/*
 	$(Q)python3 tests/grader/pack.py check && touch $@
 
 assignments: $(B)/assignments/.stamp
-$(B)/assignments/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
-	$(call say,PACK,$(B)/assignments/)
-	$(Q)rm -rf $(B)/assignments && python3 tests/grader/pack.py assignments $(B)/assignments >/dev/null
-	$(Q)for d in $(B)/assignments/ch*/; do \
-	  $(MAKE) --no-print-directory -s -C $$d >/dev/null 2>$$d/../build.log \
-	    || { echo "error: the stubs in $$d do not build:"; cat $$d/../build.log; exit 1; } >&2; \
-	  rm -rf $$d/build; done; rm -f $(B)/assignments/build.log; touch $@
-
 gradescope: $(B)/gradescope/.stamp
-$(B)/gradescope/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
-	$(call say,ZIP,$(B)/gradescope/)
-	$(Q)rm -rf $(B)/gradescope && python3 tests/grader/pack.py gradescope $(B)/gradescope >/dev/null
-	$(Q)touch $@
+$(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
+	$(call say,PACK,$(B)/$*/)
+	$(Q)book/build/packs.sh $(B) $*
 
 # --------------------------------------------------------------------------
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# sweep.sh BUILD_DIR -- remove what killed makes left behind: every temporary
+# (*.tmp.PID, *.tmp.PID.err, tex.tmp.PID/, dl/NAME.tmp.PID/ ...) whose process is
+# gone. Those of a make still running are kept. Run by the Makefile as it starts.
+export LC_ALL=C
+B=$1
+[ -d "$B" ] || exit 0
+find "$B" -name '*.tmp.[0-9]*' -prune 2>/dev/null | while IFS= read -r f; do
+  p=$(printf '%s\n' "$f" | sed 's/.*\.tmp\.\([0-9]*\).*/\1/')
+  if [ -n "$p" ] && [ ! -d "/proc/$p" ]; then rm -rf "$f"; fi
+done
+exit 0
