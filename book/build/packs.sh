@@ -8,7 +8,7 @@ set -euo pipefail
 export LC_ALL=C
 B=$1 kind=$2
 a=$B/$kind.tmp.$$
-trap 'rm -rf "$a"' EXIT
+trap 'rm -rf "$a" "$a.old"' EXIT
 rm -rf "$a"; mkdir -p "$B"
 python3 tests/grader/pack.py "$kind" "$a" >/dev/null
 if [ "$kind" = assignments ]; then
@@ -23,4 +23,9 @@ if [ "$kind" = assignments ]; then
   rm -f "$a/build.log"
 fi
 touch "$a/.stamp"
-rm -rf "$B/$kind"; mv -T "$a" "$B/$kind"
+# Replace the old folder. If another make puts its own there in between (the
+# same bytes: packs are reproducible), keep that one.
+if [ -e "$B/$kind" ]; then mv -T "$B/$kind" "$a.old" 2>/dev/null || true; fi
+if ! mv -T "$a" "$B/$kind" 2>/dev/null && [ ! -f "$B/$kind/.stamp" ]; then
+  echo "error: cannot move $a to $B/$kind" >&2; exit 1
+fi
