@@ -94,26 +94,22 @@ help:
 # --------------------------------------------------------------------------
 # Compiling
 
+# cc FLAGS...: compile or link $@ (and its .d) under temporary names, then rename
+cc = $(Q)mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
+  && mv $$t.d $(basename $@).d && mv $$t $@ || { rm -f $$t $$t.d; exit 1; }
 $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
-	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
-
+	$(call cc,-c $<)
 $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -c $< -o $@.tmp.$$$$ -MF $(@:.o=.d).tmp.$$$$ -MT $@ \
-	  && mv $(@:.o=.d).tmp.$$$$ $(@:.o=.d) && mv $@.tmp.$$$$ $@
+	$(call cc,$(SAN) -c $<)
 
 # The library is built once, as one static archive (ar D: no timestamps, so it
 # is reproducible); programs, unit tests and the reference driver link it, and
 # the linker takes only the modules each one uses.
 $(LIB): $(LIB_OBJS)
-	$(call say,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
+$(LIB) $(SAN_LIB):
 	$(call say,AR,$@)
 	@mkdir -p $(@D)
 	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
@@ -139,16 +135,11 @@ programs: $(BINS)
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
 
+# (book/build/run.sh is no prerequisite: how a program is run does not change
+# what it prints, and chapter 8 trains for a while.)
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*)
-	@mkdir -p $(@D) $(B)/data
-	$(Q)rm -f $@; tmp=$(B)/data/$*.tmp.$$$$; rm -rf $$tmp; \
-	if $< --data $$tmp > $@.tmp.$$$$; then \
-	  { rm -rf $(B)/data/$* && mv -T $$tmp $(B)/data/$*; } \
-	    || { rm -rf $$tmp; [ -d $(B)/data/$* ]; }; mv $@.tmp.$$$$ $@; \
-	else \
-	  rm -rf $$tmp $@.tmp.$$$$; echo "error: $* failed" >&2; exit 1; \
-	fi
+	$(Q)book/build/run.sh $(B) $*
 
 outputs: $(OUTS)
 
@@ -254,9 +245,7 @@ $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 # chapter page; book/book.js loads this file with a <script> tag.
 $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@)
-	$(Q){ echo '// Search records of the book (made by book/filter/search.lua).'; \
-	  echo 'window.BOOK_SEARCH = ['; cat $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search); \
-	  echo '];'; } > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+	$(Q)book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 
 # Each chapter's program with the library, as a reproducible tarball.
 $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh
@@ -312,32 +301,20 @@ SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 
 $(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
-	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
-
+	$(call cc,$^ -lcriterion $(LDLIBS))
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	$(call say,CC-SAN,$<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MF $@.d.tmp.$$$$ -MT $@ $(filter %.c %.a,$^) -lcriterion $(LDLIBS) \
-	  -o $@.tmp.$$$$ && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
+	$(call cc,$(SAN) $^ -lcriterion $(LDLIBS))
 
 # The PyTorch reference driver: tests/reference/driver.c plus one table of
 # wrappers per tests/reference/fns_*.c, listed in a generated header.
 REF_FNS := $(sort $(wildcard tests/reference/fns_*.c))
-$(B)/tests/ref/ref_tables.h: Makefile $(REF_FNS)
-	@mkdir -p $(@D)
-	$(Q){ $(foreach f,$(REF_FNS),echo 'extern const ref_entry REF_$(basename $(notdir $(f)))[];';) \
-	  echo 'static const ref_entry *const REF_TABLES[] = {'; echo '    REF_core,'; \
-	  $(foreach f,$(REF_FNS),echo '    REF_$(basename $(notdir $(f))),';) echo '    NULL,'; echo '};'; \
-	} > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+$(B)/tests/ref/ref_tables.h: book/build/ref-tables.sh $(REF_FNS)
+	$(Q)book/build/ref-tables.sh $@ $(REF_FNS)
 $(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver.h \
     $(B)/tests/ref/ref_tables.h $(LIB)
 	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) -I$(B)/tests/ref -Itests/reference $(CFLAGS) -MF $@.d.tmp.$$$$ -MT $@ \
-	  tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS) -o $@.tmp.$$$$ \
-	  && mv $@.d.tmp.$$$$ $@.d && mv $@.tmp.$$$$ $@
+	$(call cc,-I$(B)/tests/ref -Itests/reference tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS))
 refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)

@@ -5,6 +5,9 @@
 #            dependency, snippet and search records into BUILD_DIR/deps/
 #   index    the contents page (SOURCE book/index.md)
 #   book     the whole book on one page, for printing and for Ctrl-F
+#   search   not a page: TARGET is the offline search index, the records the
+#            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
+#            which book/book.js loads with a <script> tag
 #   labels   not a page: TARGET is the table of every label of the chapters
 #            (book/filter/labels.lua), which every page reads
 # Everything is written under names of this process and renamed when complete.
@@ -34,6 +37,9 @@ case $kind in
     LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.html.d \
       page --toc --toc-depth 1 --number-sections --metadata whole-book=true \
       --metadata pagetitle="The whole book" "$@" ;;
+  search)
+    { echo '// Search records of the book (made by book/filter/search.lua).'
+      echo 'window.BOOK_SEARCH = ['; cat "$@"; echo '];'; } > "$tmp" ;;
   labels)
     LITERATE_LABELS=$tmp pandoc --from markdown --to plain --lua-filter book/literate.lua \
       "$@" -o /dev/null
