@@ -131,6 +131,7 @@ $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 
 library: $(LIB)
 programs: $(BINS)
+outputs: $(OUTS)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
@@ -140,8 +141,6 @@ programs: $(BINS)
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*)
 	$(Q)book/build/run.sh $(B) $*
-
-outputs: $(OUTS)
 
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
@@ -261,11 +260,10 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 
 html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
-# SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
+# SOURCE_DATE_EPOCH dates everything made (PDF metadata, tarballs, EPUB). The build
+# stamp (book/filter/stamp.lua: commit, compiler, date) is rewritten as make starts,
+# only when it changed (book/build/stamp.sh).
 export SOURCE_DATE_EPOCH ?= 1767225600
-
-# The build stamp (book/filter/stamp.lua): commit, compiler, date; rewritten as make
-# starts, only when it changed (book/build/stamp.sh).
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point (book/build/pdf.sh).
@@ -275,25 +273,21 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex book/build/pdf.sh $(BOO
 	$(Q)$(LITERATE) book/build/pdf.sh $(B) $@ $(CHAPTERS) book/backmatter.md
 
 pdf: $(PDF)
-
 # The EPUB: MathML math, SVG figures, the same filter (book/build/epub.sh).
 $(EPUB): $(CHAPTERS) book/backmatter.md book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
 	$(Q)$(LITERATE) book/build/epub.sh $(B) $@ $(CHAPTERS) book/backmatter.md
 
 epub: $(EPUB)
-
 -include $(wildcard $(B)/deps/*.d)
 
 # --------------------------------------------------------------------------
-# Tests (the test scripts in tests/ print TAP; tests/run.sh counts it)
+# Tests: tests/GROUP.sh print TAP, tests/run.sh runs them side by side and counts.
+# Unit tests (Criterion), sanitizer builds and the reference driver are built here.
 
 check: test
 test: all
 	$(Q)tests/run.sh $(B)
-
-# --------------------------------------------------------------------------
-# Unit tests (Criterion) and sanitizer builds, driven by tests/run.sh
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
@@ -319,7 +313,6 @@ refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)
 sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
-
 -include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
   $(B)/tests/*.d $(B)/san/tests/*.d)
 
@@ -363,9 +356,8 @@ bench: $(B)/bench/bench_attention
 
 # --------------------------------------------------------------------------
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
-# solution markers must pair and never nest, or the build stops.
-
-# A pack takes its chapter's title and exercises from chapters/*.md.
+# solution markers must pair and never nest, or the build stops. A pack takes its
+# chapter's title and exercises from chapters/*.md.
 ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) book/build/packs.sh \
   $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS) $(CHAPTERS)
 .PHONY: solution-markers
@@ -382,10 +374,8 @@ $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | 
 	$(call say,PACK,$(B)/$*/)
 	$(Q)book/build/packs.sh $(B) $*
 
-# --------------------------------------------------------------------------
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
 # why), the test locale and Node.js. Idempotent: apt runs only if something is missing.
-
 deps:
 	@book/build/deps.sh
 
