@@ -15,10 +15,6 @@ SHELL := /bin/bash
 export LC_ALL := C.UTF-8
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
-# Keep every intermediate file (the chapter objects between code/*.c and bin/):
-# deleted, the next make (whose .d files name them) would relink and rerun every
-# program, and everything downstream. The one .SECONDARY of this Makefile.
-.SECONDARY:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 
@@ -129,6 +125,11 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
 $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 
+# Keep the programs' objects (intermediate between code/*.c and bin/): deleted,
+# the next make (whose .d files name them) would relink and rerun every program.
+# Only these: a bare .SECONDARY would make every target secondary, and a missing
+# output would then not be remade while what uses it looks up to date.
+.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 library: $(LIB)
 programs: $(BINS)
 outputs: $(OUTS)
