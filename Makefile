@@ -57,7 +57,11 @@ BINS      := $(PROGRAMS:%=$(B)/bin/%)
 OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
-HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
+HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html \
+             $(B)/html/preface.html $(B)/html/glossary.html
+# Front and back matter: unnumbered, around the chapters in the PDF and EPUB.
+FRONT     := book/preface.md
+BACK      := book/glossary.md book/backmatter.md
 PDF       := $(B)/attention-in-c.pdf
 EPUB      := $(B)/attention-in-c.epub
 LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
@@ -230,9 +234,13 @@ $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@)
 	$(Q)$(LITERATE) book/build/html.sh $(B) $@ index $<
-$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) | $(OUTS) $(SVGS)
 	$(call say,HTML,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ book $(CHAPTERS) book/backmatter.md
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
+# The preface and the glossary, each a page of its own.
+$(B)/html/preface.html $(B)/html/glossary.html: $(B)/html/%.html: book/%.md $(HTML_DEPS) $(B)/labels.tsv
+	$(call say,HTML,$@)
+	$(Q)$(LITERATE) book/build/html.sh $(B) $@ matter $<
 
 # Snippet and solution markers in the C sources pair up: an error names the C
 # file and line, before any chapter tries to cut a listing from them.
@@ -259,7 +267,13 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
 	  && sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
-html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
+# No time, speed or size in the prose unless it is spliced, and every glossary
+# term linked where it is first used (build errors).
+$(B)/units.ok: $(FRONT) $(CHAPTERS) $(BACK) book/check-units.sh book/check-glossary.sh
+	$(Q)mkdir -p $(B) && book/check-units.sh $(FRONT) $(CHAPTERS) book/glossary.md \
+	  && book/check-glossary.sh book/glossary.md $(CHAPTERS) && touch $@
+
+html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH dates everything made (PDF metadata, tarballs, EPUB). The build
 # stamp (book/filter/stamp.lua: commit, compiler, date) is rewritten as make starts,
@@ -268,16 +282,16 @@ export SOURCE_DATE_EPOCH ?= 1767225600
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point (book/build/pdf.sh).
-$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
+$(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
     | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
-	$(Q)$(LITERATE) book/build/pdf.sh $(B) $@ $(CHAPTERS) book/backmatter.md
+	$(Q)$(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 
-pdf: $(PDF)
+pdf: $(B)/units.ok $(PDF)
 # The EPUB: MathML math, SVG figures, the same filter (book/build/epub.sh).
-$(EPUB): $(CHAPTERS) book/backmatter.md book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
+$(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
-	$(Q)$(LITERATE) book/build/epub.sh $(B) $@ $(CHAPTERS) book/backmatter.md
+	$(Q)$(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 
 epub: $(EPUB)
 -include $(wildcard $(B)/deps/*.d)
@@ -323,37 +337,10 @@ DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
-# make bench: exact attention against PyTorch + OpenBLAS, and the build's own
-# time budget. Never part of make test: it measures. Its own flags (the book's
-# programs keep theirs, which make their printed numbers the same everywhere).
-
-BENCH_CFLAGS := -std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra -Werror
-BENCH_SRCS   := code/bench/bench_attention.c $(filter-out code/lib/program/%,$(LIB_SRCS))
-PY3          := /usr/bin/python3
-
-$(B)/bench/bench_attention: $(BENCH_SRCS) $(wildcard code/lib/*/*.h)
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-
-bench: $(B)/bench/bench_attention
-	@mkdir -p $(B)/bench
-	@{ echo "machine: $$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)," \
-	    "$$(nproc) cores; $$($(CC) --version | head -n1); C flags: $(BENCH_CFLAGS)"; \
-	  echo "PyTorch $$($(PY3) -c 'import torch; print(torch.__version__)'), BLAS:" \
-	    "$$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo unknown)"; \
-	} > $(B)/bench/machine.txt
-	@echo "bench: C kernels (a few minutes) ..."
-	$(Q)$(B)/bench/bench_attention > $(B)/bench/c.tsv.tmp && mv $(B)/bench/c.tsv.tmp $(B)/bench/c.tsv
-	@echo "bench: PyTorch and sgemm on the same shapes ..."
-	$(Q)for t in 1 2; do OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t \
-	  $(PY3) code/bench/torch_anchor.py --threads $$t || exit 1; done > $(B)/bench/torch.tsv.tmp \
-	  && mv $(B)/bench/torch.tsv.tmp $(B)/bench/torch.tsv
-	@echo "bench: the build's own budget (clean make -j2 of a copy of the tree) ..."
-	$(Q)code/bench/build_budget.sh $(B)/bench/budget.tsv
-	$(Q)$(PY3) code/bench/report.py $(B)/bench/c.tsv $(B)/bench/torch.tsv \
-	  $(B)/bench/budget.tsv $(B)/bench/machine.txt > $(B)/bench/report.txt.tmp \
-	  && mv $(B)/bench/report.txt.tmp $(B)/bench/report.txt && cat $(B)/bench/report.txt
+# make bench: the fast kernels against PyTorch + OpenBLAS, and the build's own
+# time budget (code/bench/bench.sh). Never part of make test: it measures.
+bench:
+	code/bench/bench.sh $(B)
 
 # --------------------------------------------------------------------------
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):

@@ -4,6 +4,8 @@
 #   chapter  one chapter (SOURCE chapters/NN-slug.md): numbered from NN, its
 #            dependency, snippet and search records into BUILD_DIR/deps/
 #   index    the contents page (SOURCE book/index.md)
+#   matter   a page of front or back matter (SOURCE book/preface.md,
+#            book/glossary.md), titled by its first header without its {attributes}
 #   book     the whole book on one page, for printing and for Ctrl-F
 #   search   not a page: TARGET is the offline search index, the records the
 #            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
@@ -33,6 +35,8 @@ case $kind in
       --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1)" "$1"
     mv "$d/$name.html".* "$B/deps/" ;;
   index) page "$@" ;;
+  matter)
+    page --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1 | sed 's/ *{.*}$//')" "$1" ;;
   book)
     LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.html.d \
       page --toc --toc-depth 1 --number-sections --metadata whole-book=true \
