@@ -1,17 +1,13 @@
-# Attention in C -- the one entry point.  `make help` lists the targets.
-#
+# Attention in C -- the one entry point; `make help` lists the targets. A page of
+# edges: what is made from what. Recipes longer than a line are book/build/*.sh.
 #   code/*.c --cc--> B/bin/chNN_* --run--> B/out/chNN_*.txt + B/data/chNN_*/
 #   figures/*.gp + B/data --gnuplot--> B/figures/*.svg, *.pdf
 #   chapters/*.md + book/ --pandoc + book/literate.lua--> B/html/, B/attention-in-c.pdf
-#
-# Every recipe writes a temporary file named after its shell's process id
-# ($@.tmp.$$$$) and renames it, so a failed or killed step never leaves a
-# half-written target, and two makes in one build directory never share a
-# temporary file. V=1 shows full commands. B=DIR builds elsewhere.
+# Every step writes NAME.tmp.PID and renames it: a failed or killed step leaves no
+# half-written target, two makes never share a file. V=1 shows commands, B=DIR.
 
 SHELL := /bin/bash
-# Every recipe matches and sorts text the same in any locale of the caller (in
-# tr_TR.UTF-8, [a-z] and grep -i treat i differently): UTF-8 characters, byte order.
+# Text is matched and sorted the same in any locale of the caller (tr_TR: [a-z] skips i).
 export LC_ALL := C.UTF-8
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
@@ -20,13 +16,9 @@ MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 
 B ?= build
 V ?= 0
-ifeq ($(V),1)
-  Q :=
-  say = @:
-else
-  Q := @
-  say = @printf '  %-6s %s\n' '$(1)' '$(2)'
-endif
+# $(call say,TAG,WHAT) starts a recipe line: it prints "  TAG WHAT" (V=1: the command).
+Q   := $(if $(filter 1,$(V)),,@)
+say  = $(if $(Q),@printf '  %-6s %s\n' '$(1)' '$(2)';)
 
 CC       := cc
 CFLAGS   := -std=c11 -O2 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow -Werror
@@ -57,22 +49,21 @@ BINS      := $(PROGRAMS:%=$(B)/bin/%)
 OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
-HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html \
-             $(B)/html/preface.html $(B)/html/glossary.html
+CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
+HTML      := $(CHAPTER_HTML) $(B)/html/index.html $(B)/html/preface.html $(B)/html/glossary.html
 # Front and back matter: unnumbered, around the chapters in the PDF and EPUB.
 FRONT     := book/preface.md
 BACK      := book/glossary.md book/backmatter.md
 PDF       := $(B)/attention-in-c.pdf
 EPUB      := $(B)/attention-in-c.epub
 LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
-CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
 DOWNLOADS := $(PROGRAMS:%=$(B)/html/download/%.tar.gz)
 
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
-.PHONY: all html pdf epub programs outputs figures test check deps clean help bench \
-        unit-tests sanitize check-snippets library refdriver assignments gradescope
+.PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
+        unit-tests sanitize library refdriver assignments gradescope solution-markers
 all: solution-markers html pdf epub
 
 help:
@@ -93,16 +84,13 @@ help:
 
 # --------------------------------------------------------------------------
 # Compiling
-
 # cc FLAGS...: compile or link $@ (and its .d) under temporary names, then rename
-cc = $(Q)mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
+cc = mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
   && mv $$t.d $(basename $@).d && mv $$t $@ || { rm -f $$t $$t.d; exit 1; }
 $(B)/obj/%.o: code/%.c
-	$(call say,CC,$<)
-	$(call cc,-c $<)
+	$(call say,CC,$<) $(call cc,-c $<)
 $(B)/san/%.o: code/%.c
-	$(call say,CC-SAN,$<)
-	$(call cc,$(SAN) -c $<)
+	$(call say,CC-SAN,$<) $(call cc,$(SAN) -c $<)
 
 # The library is built once, as one static archive (ar D: no timestamps, so it
 # is reproducible); programs, unit tests and the reference driver link it, and
@@ -110,20 +98,15 @@ $(B)/san/%.o: code/%.c
 $(LIB): $(LIB_OBJS)
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 $(LIB) $(SAN_LIB):
-	$(call say,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
+	$(call say,AR,$@) mkdir -p $(@D) && ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
 
 # A program depends on the archive members it links, read from the linker's map
 # (book/build/link.sh): editing one module reruns only the programs that use it.
 $(B)/bin/%: $(B)/obj/%.o | $(LIB)
-	$(call say,LD,$@)
-	@mkdir -p $(@D)
-	$(Q)book/build/link.sh $(B) $@ $< $(LIB) $(CC) $(CFLAGS)
+	$(call say,LD,$@) book/build/link.sh $(B) $@ $< $(LIB) $(CC) $(CFLAGS)
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
-	$(call say,LD-SAN,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+	$(call say,LD-SAN,$@) mkdir -p $(@D) && $(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp.$$$$ \
+	  && mv $@.tmp.$$$$ $@
 
 # A chapter program may print the flags it was built with (ch05's measured section).
 $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
@@ -140,12 +123,10 @@ outputs: $(OUTS)
 
 # --------------------------------------------------------------------------
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/
-
 # (book/build/run.sh is no prerequisite: how a program is run does not change
 # what it prints, and chapter 8 trains for a while.)
 $(B)/out/%.txt: $(B)/bin/%
-	$(call say,RUN,$*)
-	$(Q)book/build/run.sh $(B) $*
+	$(call say,RUN,$*) book/build/run.sh $(B) $*
 
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
@@ -210,12 +191,10 @@ figures: $(SVGS) $(PDFFIGS)
 # is gone: fail, rather than let the figure drawn earlier stand in for it.
 $(B)/figures/%.svg $(B)/figures/%.pdf: FORCE
 	@echo "error: figures/$*.gp: no such figure script, but a chapter uses $@" >&2; exit 1
-.PHONY: FORCE
 FORCE:
 
 # --------------------------------------------------------------------------
-# The book
-
+# The book: pages, PDF and EPUB by pandoc and book/literate.lua (book/build/*.sh)
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
 BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
 HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt \
@@ -224,41 +203,33 @@ HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/st
 # Every figure, section and equation label of the book with its number, so a
 # page can refer into other chapters (book/filter/labels.lua).
 $(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS) book/build/html.sh
-	$(call say,LABELS,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ labels $(CHAPTERS)
+	$(call say,LABELS,$@) $(LITERATE) book/build/html.sh $(B) $@ labels $(CHAPTERS)
 
-# One page per chapter, the index page, the whole book on one page (book/build/html.sh).
+# A page per chapter; the index; the preface and the glossary, a page each; the
+# whole book on one page.
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
-	$(call say,HTML,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ chapter $<
+	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ chapter $<
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
-	$(call say,HTML,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ index $<
-$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) | $(OUTS) $(SVGS)
-	$(call say,HTML,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
-# The preface and the glossary, each a page of its own.
+	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ index $<
 $(B)/html/preface.html $(B)/html/glossary.html: $(B)/html/%.html: book/%.md $(HTML_DEPS) $(B)/labels.tsv
-	$(call say,HTML,$@)
-	$(Q)$(LITERATE) book/build/html.sh $(B) $@ matter $<
+	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ matter $<
+$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) | $(OUTS) $(SVGS)
+	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
 
 # Snippet and solution markers in the C sources pair up: an error names the C
 # file and line, before any chapter tries to cut a listing from them.
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
 $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
-	@mkdir -p $(@D)
-	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; touch $@
+	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; mkdir -p $(@D); touch $@
 
 # The offline search index: the filter wrote one record per section of each
 # chapter page; book/book.js loads this file with a <script> tag.
 $(B)/html/search-index.js: $(CHAPTER_HTML)
-	$(call say,INDEX,$@)
-	$(Q)book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
+	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 
 # Each chapter's program with the library, as a reproducible tarball.
 $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh
-	$(call say,TAR,$@)
-	$(Q)book/build/tarball.sh $(B) $* $@ $(filter-out %.sh,$^)
+	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@ $(filter-out %.sh,$^)
 
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.
@@ -281,18 +252,13 @@ html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWN
 export SOURCE_DATE_EPOCH ?= 1767225600
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
-# The PDF: pandoc to LaTeX, XeLaTeX to a fix-point (book/build/pdf.sh).
+# The PDF: pandoc to LaTeX, XeLaTeX to a fix-point. The EPUB: MathML, SVG figures.
 $(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
     | $(OUTS) $(PDFFIGS) $(B)/markers.ok
-	$(call say,PDF,$@)
-	$(Q)$(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
-
-pdf: $(B)/units.ok $(PDF)
-# The EPUB: MathML math, SVG figures, the same filter (book/build/epub.sh).
+	$(call say,PDF,$@) $(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 $(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
-	$(call say,EPUB,$@)
-	$(Q)$(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
-
+	$(call say,EPUB,$@) $(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
+pdf: $(B)/units.ok $(PDF)
 epub: $(EPUB)
 -include $(wildcard $(B)/deps/*.d)
 
@@ -309,11 +275,9 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 
 $(B)/tests/%: tests/unit/%.c $(LIB)
-	$(call say,CC,$<)
-	$(call cc,$^ -lcriterion $(LDLIBS))
+	$(call say,CC,$<) $(call cc,$^ -lcriterion $(LDLIBS))
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
-	$(call say,CC-SAN,$<)
-	$(call cc,$(SAN) $^ -lcriterion $(LDLIBS))
+	$(call say,CC-SAN,$<) $(call cc,$(SAN) $^ -lcriterion $(LDLIBS))
 
 # The PyTorch reference driver: tests/reference/driver.c plus one table of
 # wrappers per tests/reference/fns_*.c, listed in a generated header.
@@ -322,8 +286,7 @@ $(B)/tests/ref/ref_tables.h: book/build/ref-tables.sh $(REF_FNS)
 	$(Q)book/build/ref-tables.sh $@ $(REF_FNS)
 $(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver.h \
     $(B)/tests/ref/ref_tables.h $(LIB)
-	$(call say,CC,$@)
-	$(call cc,-I$(B)/tests/ref -Itests/reference tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS))
+	$(call say,CC,$@) $(call cc,-I$(B)/tests/ref -Itests/reference tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS))
 refdriver: $(B)/tests/refdriver
 
 unit-tests: $(UNIT_BINS)
@@ -347,20 +310,16 @@ bench:
 # solution markers must pair and never nest, or the build stops. A pack takes its
 # chapter's title and exercises from chapters/*.md.
 ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) book/build/packs.sh \
-  $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS) $(CHAPTERS)
-.PHONY: solution-markers
+  $(LIB_SRCS) $(LIB_HDRS) $(UNIT_SRCS) $(CHAPTERS)
 solution-markers: $(B)/solution-markers.ok
-$(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(wildcard code/lib/*/*.h) \
-    $(wildcard code/*.c)
-	$(call say,CHECK,solution markers)
-	@mkdir -p $(@D)
-	$(Q)python3 tests/grader/pack.py check && touch $@
+$(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(LIB_HDRS) $(wildcard code/*.c)
+	$(call say,CHECK,solution markers) python3 tests/grader/pack.py check && mkdir -p $(@D) \
+	  && touch $@
 
 assignments: $(B)/assignments/.stamp
 gradescope: $(B)/gradescope/.stamp
 $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
-	$(call say,PACK,$(B)/$*/)
-	$(Q)book/build/packs.sh $(B) $*
+	$(call say,PACK,$(B)/$*/) book/build/packs.sh $(B) $*
 
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
 # why), the test locale and Node.js. Idempotent: apt runs only if something is missing.

@@ -7,6 +7,7 @@ set -euo pipefail
 export LC_ALL=C
 B=$1 target=$2 obj=$3 lib=$4; shift 4
 name=$(basename "$target")
+mkdir -p "$(dirname "$target")"
 t=$target.tmp.$$
 trap 'rm -f "$t" "$t.map" "$t.d"' EXIT
 "$@" "$obj" "$lib" -lm -Wl,-Map="$t.map" -o "$t"
