@@ -87,9 +87,12 @@ help:
 # cc FLAGS...: compile or link $@ (and its .d) under temporary names, then rename
 cc = mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
   && mv $$t.d $(basename $@).d && mv $$t $@ || { rm -f $$t $$t.d; exit 1; }
-$(B)/obj/%.o: code/%.c
+# Static rules: today's sources only. Every object is a target (none intermediate, no
+# .SECONDARY), and a module moved to another group leaves its old object without a
+# rule: book/build/sweep.sh removes it, and the programs that linked it relink.
+$(LIB_OBJS) $(PROGRAMS:%=$(B)/obj/%.o): $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<) $(call cc,-c $<)
-$(B)/san/%.o: code/%.c
+$(LIB_SRCS:code/%.c=$(B)/san/%.o) $(PROGRAMS:%=$(B)/san/%.o): $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<) $(call cc,$(SAN) -c $<)
 
 # The library is built once, as one static archive (ar D: no timestamps, so it
@@ -112,11 +115,6 @@ $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
 $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 
-# Keep the programs' objects (intermediate between code/*.c and bin/): deleted,
-# the next make (whose .d files name them) would relink and rerun every program.
-# Only these: a bare .SECONDARY would make every target secondary, and a missing
-# output would then not be remade while what uses it looks up to date.
-.SECONDARY: $(PROGRAMS:%=$(B)/obj/%.o) $(PROGRAMS:%=$(B)/san/%.o)
 library: $(LIB)
 programs: $(BINS)
 outputs: $(OUTS)

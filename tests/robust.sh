@@ -10,7 +10,11 @@
 #   3. the text checks (book/check-*.sh) print the same under LC_ALL=tr_TR.UTF-8
 #      as under C (a dotless i breaks [a-z] and grep -i there), and every script
 #      of book/ and the test groups fixes its locale (a new one that forgets
-#      fails here).
+#      fails here);
+#   4. a module moved to another group (as linear went from layers/ to base/):
+#      the next make of the programs succeeds, relinks the program that used it,
+#      and is then up to date (the old object, which the program's list of linked
+#      modules names, must not send make looking for the old source).
 # The copy starts from BUILD_DIR's finished build (tar keeps file times, so make
 # finds it up to date) and only what is removed from it is remade: a few seconds.
 set -u
@@ -109,4 +113,15 @@ for s in book/*.sh book/build/*.sh tests/*.sh; do
 done
 if [ ${#loose[@]} -eq 0 ]; then pass "every script of book/ and the test groups sets LC_ALL"
 else fail "every script of book/ and the test groups sets LC_ALL" "$(printf '%s: no export LC_ALL=C\n' "${loose[@]}")"; fi
+
+# --- 4. a module moves to another group --------------------------------------
+what="a module moved to another group: make programs relinks its user, then is up to date"
+mv "$W/code/lib/attention/kernel_regression.c" "$W/code/lib/base/kernel_regression.c"
+touch -d '1 minute ago' "$W/build/bin/ch01_intuition"
+before=$(stat -c %Y "$W/build/bin/ch01_intuition")
+if ! mk programs > "$T/move.log" 2>&1; then fail "$what" "$(tail -n 6 "$T/move.log")"
+elif [ "$(stat -c %Y "$W/build/bin/ch01_intuition")" = "$before" ]; then
+  fail "$what" "build/bin/ch01_intuition was not relinked"
+elif ! mk -q programs; then fail "$what" "$(mk -n programs 2>&1 | head -n 4)"
+else pass "$what"; fi
 exit 0
