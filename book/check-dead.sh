@@ -5,6 +5,7 @@
 # a diagram of its chapter, figures/chNN_*.tex, as \val{key} or \getval\x{key}.
 # Prints one line per value no chapter quotes; exits 1 if there is any.
 set -u
+export LC_ALL=C   # match names byte by byte (tr_TR: [a-z] skips i)
 B=${1:-build}
 status=0
 # quoted: PROGRAM<TAB>KEY, one per [key]{.val} in the chapters.

@@ -8,6 +8,7 @@
 # first use is not linked, or that no chapter uses; exits 1 if any, 2 if a
 # file cannot be read.
 set -u
+export LC_ALL=C.UTF-8   # the same in any locale of the caller (tr_TR: [a-z] skips i)
 G=${1:-book/glossary.md}; [ $# -gt 0 ] && shift
 [ $# -gt 0 ] || set -- chapters/[0-9][0-9]-*.md
 for f in "$G" "$@"; do [ -r "$f" ] || { echo "check-glossary.sh: cannot read $f" >&2; exit 2; }; done

@@ -8,6 +8,7 @@
 # shows comes from the usage logs the filter wrote (BUILD/deps/*.snippets).
 # Prints FILE:LINE: one line per name not listed there; exits 1 if any.
 set -u
+export LC_ALL=C.UTF-8   # the same in any locale of the caller (tr_TR: [a-z] skips i)
 B=${1:-build}; shift || true
 [ $# -gt 0 ] || set -- chapters/[0-9][0-9]-*.md
 [ -d "$B/deps" ] || { echo "check-listings.sh: no $B/deps (build the HTML first)" >&2; exit 2; }

@@ -8,6 +8,7 @@
 # A marker the lines above do not match exactly (a typo such as "//snippet"
 # without a name, or "// end-snippet") is reported too.
 set -u
+export LC_ALL=C   # match names byte by byte (tr_TR: [a-z] skips i)
 [ $# -gt 0 ] || exit 0
 awk '
 function report(line, msg) { printf "%s:%d: %s\n", file, line, msg; bad = 1 }

@@ -3,6 +3,7 @@
 # book exactly once. Reads the usage logs the filter wrote for the HTML chapters.
 # Prints one line per problem; exits 1 if there is any.
 set -u
+export LC_ALL=C   # match names byte by byte (tr_TR: [a-z] skips i)
 B=${1:-build}
 used=$(cat "$B"/deps/[0-9][0-9]-*.html.snippets 2>/dev/null | awk -F'\t' 'NF == 3 { print $2 "\t" $3 "\t" $1 }')
 status=0

@@ -8,6 +8,7 @@
 # math are not prose and are skipped. Prints FILE:LINE: the phrase, one line
 # per problem; exits 1 if there is any, 2 if a file cannot be read.
 set -u
+export LC_ALL=C.UTF-8   # the same in any locale of the caller (tr_TR: [a-z] skips i)
 [ $# -gt 0 ] || set -- chapters/[0-9][0-9]-*.md
 for f in "$@"; do
   [ -r "$f" ] || { echo "check-units.sh: cannot read $f" >&2; exit 2; }

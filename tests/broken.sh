@@ -14,11 +14,14 @@ git ls-files -co --exclude-standard | grep -vE '^(build|tests/browser/node_modul
 # Start from a copy of the finished build (tar and cp -a keep every file's time,
 # so make finds it up to date): only what a broken input touches is remade, and
 # chapter 8 is not trained again. A build directory of another name is not
-# copied (its dependency files name it); the copy then builds from scratch.
+# copied (its dependency files name it); the copy then builds from scratch. Other
+# groups may be writing into BUILD_DIR meanwhile (tests/run.sh runs them side by
+# side): their temporaries (*.tmp.PID) are not copied.
 BB=build
 if [ "$(basename "$B")" = build ] && [ -d "$B/bin" ]; then
   mkdir -p "$W/$BB" && (cd "$B" && tar -cf - --exclude=./broken --exclude=./killed --exclude=./repro \
-    --exclude=./test --exclude='./tests' --exclude='./san' .) | tar -xf - -C "$W/$BB"
+    --exclude=./test --exclude='./tests' --exclude='./san' --exclude=./screenshots \
+    --exclude='*.tmp.[0-9]*' .) | tar -xf - -C "$W/$BB"
 fi
 mk() { (cd "$W" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B=$BB "$@"); }
 bad=0

@@ -36,10 +36,13 @@ kill_make() {
 # times, so make finds it up to date) with three programs' outputs removed:
 # a kill then lands while those programs run, and chapter 8 is not retrained.
 # (A build directory named otherwise than 'build' is not copied: its dependency
-# files name it. The kill tests then start from scratch, only slower.)
+# files name it. The kill tests then start from scratch, only slower.) Other
+# groups may be writing into BUILD_DIR meanwhile (tests/run.sh runs them side by
+# side): their temporaries (*.tmp.PID) are not copied.
 if [ "$(basename "$B")" = build ] && [ -s "$B/attention-in-c.pdf" ]; then
   (cd "$B" && tar -cf - --exclude=./broken --exclude=./killed --exclude=./repro \
-     --exclude=./test --exclude=./tests --exclude=./san .) | tar -xf - -C "$K"
+     --exclude=./test --exclude=./tests --exclude=./san --exclude=./screenshots \
+     --exclude='*.tmp.[0-9]*' .) | tar -xf - -C "$K"
   rm -f "$K"/out/ch0[125]_*.txt
 fi
 kill_make 3 -j2 all

@@ -1,26 +1,97 @@
 #!/usr/bin/env bash
 # run.sh BUILD_DIR [GROUP...] -- run the test groups; each prints TAP.
-# Prints a line per group and ends with one line: "N passed, N failed".
+#
+# Groups run side by side, TEST_JOBS at a time (default: one per core), the longest
+# first; each keeps its TAP log in BUILD_DIR/test/GROUP.tap. The report is in the
+# fixed order of the groups whatever finishes first: a line per group (its tests,
+# wall time and CPU time), its failures, then each group's time, the ten slowest
+# tests, and one last line: "N passed, N failed".
 set -u
+export LC_ALL=C.UTF-8
 B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
 all_groups=(unit programs book checks sanitize reference valgrind pdf browser reproducible
-            assignments determinism broken killed lint)
+            assignments determinism broken killed robust lint)
+# the order to start them in: longest first, so the last to finish is a short one
+longest_first=(browser assignments reproducible determinism killed sanitize valgrind
+               programs robust unit book reference checks pdf broken lint)
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
-mkdir -p "$B/test"
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+D=$B/test
+mkdir -p "$D"
+for g in "${groups[@]}"; do
+  [ -f "tests/$g.sh" ] || { echo "run.sh: no test group '$g' (tests/$g.sh)" >&2; exit 2; }
+  rm -f "$D/$g.done" "$D/$g.times" "$D/$g.cpu"
+done
+
+# run_group G: G's TAP into $D/G.tap, each test's seconds into $D/G.times (the
+# time since the group's previous TAP line), its CPU seconds into $D/G.cpu, then
+# $D/G.done holding its exit status and wall seconds.
+run_group() {
+  local g=$1 start=$EPOCHREALTIME
+  /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
+    { last=$start
+      while IFS= read -r line; do
+        printf '%s\n' "$line"
+        case $line in
+          "ok "*|"not ok "*)
+            now=$EPOCHREALTIME
+            printf '%s\t%s\t%s\n' "$(awk -v a="$last" -v b="$now" 'BEGIN { printf "%.1f", b - a }')" \
+              "$g" "$(printf '%s' "$line" | sed -E 's/^(not )?ok [0-9]* *-? *//')" >> "$D/$g.times"
+            last=$now ;;
+        esac
+      done; } > "$D/$g.tap"
+  local status=${PIPESTATUS[0]}
+  echo "$status $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d", b - a + 0.5 }')" \
+    > "$D/$g.done.tmp" && mv "$D/$g.done.tmp" "$D/$g.done"
+}
+
+# start the requested groups, longest first, at most $jobs at a time
+order=()
+for g in "${longest_first[@]}"; do
+  for h in "${groups[@]}"; do [ "$g" = "$h" ] && order+=("$g"); done
+done
+for h in "${groups[@]}"; do
+  case " ${order[*]} " in *" $h "*) ;; *) order+=("$h") ;; esac
+done
+(
+  for g in "${order[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    run_group "$g" &
+  done
+  wait
+) &
+pool=$!
+trap 'kill -- -$pool 2>/dev/null; kill $pool 2>/dev/null' INT TERM
+
 total_pass=0; total_fail=0
 for g in "${groups[@]}"; do
-  log="$B/test/$g.tap"
-  start=$(date +%s)
-  bash "tests/$g.sh" "$B" > "$log" 2>&1
-  status=$?
+  while [ ! -f "$D/$g.done" ]; do
+    kill -0 "$pool" 2>/dev/null || [ -f "$D/$g.done" ] ||
+      { echo "not ok - group $g never finished" >> "$D/$g.tap"; echo "1 0" > "$D/$g.done"; }
+    sleep 0.5
+  done
+  read -r status secs < "$D/$g.done"
+  log=$D/$g.tap
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
     echo "not ok - group $g exited with status $status" >> "$log"; f=1
   fi
+  cpu=$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$D/$g.cpu" 2>/dev/null)
   total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
-  printf '%-13s %4d passed, %d failed  (%ds, %s)\n' "$g" "$p" "$f" $(( $(date +%s) - start )) "$log"
+  printf '%-13s %4d passed, %d failed  (%ds, cpu %ss, %s)\n' "$g" "$p" "$f" "$secs" "${cpu:-?}" "$log"
   grep -A12 '^not ok' "$log" | head -n 60 | sed 's/^/    /'
 done
+wait "$pool" 2>/dev/null
+
+echo
+echo "time per group (wall s, cpu s), $jobs at a time:"
+for g in "${groups[@]}"; do
+  printf '  %-13s %5s %5s\n' "$g" "$(cut -d' ' -f2 "$D/$g.done")" \
+    "$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$D/$g.cpu" 2>/dev/null)"
+done
+echo "the ten slowest tests (s, group, test):"
+for g in "${groups[@]}"; do cat "$D/$g.times" 2>/dev/null; done | sort -t$'\t' -k1,1gr |
+  head -n 10 | awk -F'\t' '{ printf "  %6.1f  %-12s %s\n", $1, $2, substr($3, 1, 70) }'
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

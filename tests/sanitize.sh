@@ -14,6 +14,9 @@ for bin in "$B"/san/bin/ch[0-9][0-9]_*; do
   read -r -a A <<< "$(test_args "$p")"
   if timeout 600 "$bin" "${A[@]}" --data "$T/$p" >/dev/null 2>"$T/err"; then pass "$p under ASan+UBSan"
   else fail "$p under ASan+UBSan" "$(head -n 20 "$T/err")"; fi
+  # and without --data (valgrind.sh runs each program once, with --data)
+  if timeout 600 "$bin" "${A[@]}" >/dev/null 2>"$T/err"; then pass "$p without --data under ASan+UBSan"
+  else fail "$p without --data under ASan+UBSan" "$(head -n 20 "$T/err")"; fi
   # the same program refusing bad input must not leak or misbehave either
   timeout 60 "$bin" --seed nope >/dev/null 2>"$T/err"
   if [ $? -eq 2 ]; then pass "$p rejects bad input under ASan+UBSan"

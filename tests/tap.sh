@@ -2,6 +2,9 @@
 #   check "description" command args...   -> ok / not ok, by the command's status
 #   pass "description" / fail "description" "why"
 TAP_N=0
+# Text is matched, sorted and measured the same in every locale of the caller
+# (tr_TR.UTF-8 folds i to a dotless one): characters are UTF-8, order is bytes.
+export LC_ALL=C.UTF-8
 pass() { TAP_N=$((TAP_N + 1)); printf 'ok %d - %s\n' "$TAP_N" "$1"; }
 fail() {
   TAP_N=$((TAP_N + 1)); printf 'not ok %d - %s\n' "$TAP_N" "$1"

@@ -31,9 +31,20 @@ function M.exists(path)
   return false
 end
 
--- Write a file through a temporary name, so nobody sees half of it.
+-- This process's id (pandoc's own, from /proc), or nil where there is no /proc.
+local function pid()
+  local f = io.open('/proc/self/stat', 'rb')
+  if not f then return nil end
+  local id = f:read('*l'):match('^(%d+)')
+  f:close()
+  return id
+end
+
+-- Write a file through a temporary name of this process's own (PATH.tmp.PID: two
+-- makes at once never share it, and the next make sweeps it up after a kill), so
+-- nobody sees half of it.
 function M.write_atomically(path, text)
-  local tmp = path .. '.tmp'
+  local tmp = path .. '.tmp.' .. (pid() or 'lua')
   local f = assert(io.open(tmp, 'w'))
   f:write(text)
   f:close()

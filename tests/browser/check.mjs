@@ -27,6 +27,7 @@
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -41,6 +42,8 @@ const shotsShown = SHOTS.startsWith(process.cwd() + path.sep)
   ? path.relative(process.cwd(), SHOTS) : SHOTS;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
+// Pages checked at once: one per core (BROWSER_JOBS overrides).
+const PARALLEL = Math.max(1, Number(process.env.BROWSER_JOBS) || os.cpus().length);
 
 // ---------------------------------------------------------------------------
 // TAP
@@ -172,14 +175,13 @@ async function main() {
     const phone = await browser.newContext({ viewport: PHONE, serviceWorkers: 'block',
       hasTouch: true });
 
-    // No request may leave the machine: allow file: and data:, abort the rest.
+    // No request may leave the machine: allow file: and data:, abort the rest
+    // (each desktop page records its own, in checkPage).
     const offMachine = new Map();     // page -> [url]
-    let current = '';
     for (const ctx of [desktop, phone]) {
       await ctx.route('**/*', (route) => {
         const url = route.request().url();
         if (/^(file|data|blob):/.test(url)) return route.continue();
-        (offMachine.get(current) || offMachine.set(current, []).get(current)).push(url);
         return route.abort('blockedbyclient');
       });
     }
@@ -187,14 +189,25 @@ async function main() {
     const seen = {};        // page -> { ids:Set }
     const pending = [];     // cross-page links, checked once every page is read
 
-    for (const name of pages) {
+    // One page's checks; their results are kept and printed in page order, so
+    // pages are checked side by side (PARALLEL at a time) with a stable output.
+    async function checkPage(name) {
+      const out = [];
+      const res = (ok, what, why = []) => out.push([ok, what, why]);
+      const chk = (what, problems) => res(problems.length === 0, what, problems);
       const file = path.join(HTML, name);
       if (!fs.existsSync(file)) {
-        result(false, `${name} exists`, `${file} was not built`);
-        continue;
+        res(false, `${name} exists`, `${file} was not built`);
+        return out;
       }
-      current = name;
       const page = await desktop.newPage();
+      // this page's own requests that would leave the machine (aborted)
+      await page.route('**/*', (route) => {
+        const u = route.request().url();
+        if (/^(file|data|blob):/.test(u)) return route.continue();
+        (offMachine.get(name) || offMachine.set(name, []).get(name)).push(u);
+        return route.abort('blockedbyclient');
+      });
       const consoleErrors = [], requests = [], failedRequests = [];
       page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`console: ${m.text()}`); });
       page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
@@ -209,22 +222,22 @@ async function main() {
         await page.evaluate(() => document.fonts.ready);
       } catch (e) {
         loaded = false;
-        result(false, `${name} loads`, String(e.message || e));
+        res(false, `${name} loads`, String(e.message || e));
       }
-      if (!loaded) { await page.close(); continue; }
+      if (!loaded) { await page.close(); return out; }
 
       const m = await page.evaluate(measurePage);
       seen[name] = { ids: new Set(m.ids) };
 
-      check(`${name}: no console or page errors`, consoleErrors);
+      chk(`${name}: no console or page errors`, consoleErrors);
 
       const away = [...new Set([...(offMachine.get(name) || []),
         ...requests.filter((u) => !/^(file|data|blob):/.test(u))])];
       const missing = failedRequests.filter((f) => f.startsWith('file:'));
-      check(`${name}: every request stays on the machine (file: or data:)`,
+      chk(`${name}: every request stays on the machine (file: or data:)`,
         [...away.map((u) => `request to ${short(u)}`), ...missing.map((f) => `missing: ${f}`)]);
 
-      check(`${name}: every image loaded (${m.imgs.length})`, m.imgs
+      chk(`${name}: every image loaded (${m.imgs.length})`, m.imgs
         .filter((i) => !i.complete || i.naturalWidth === 0 || i.w === 0 || i.h === 0)
         .map((i) => `${short(i.src)}: complete=${i.complete} naturalWidth=${i.naturalWidth} ` +
           `shown ${Math.round(i.w)}x${Math.round(i.h)}`));
@@ -240,7 +253,7 @@ async function main() {
           if (!(x.w > 0 && x.h > 0)) probs.push(`<math display=${x.display}> "${x.text}" has a ${x.w}x${x.h} box`);
         }
         for (const f of m.fracs) if (!f.ok) probs.push(`fraction "${f.text}" is not stacked: MathML not laid out`);
-        check(`${name}: math rendered as MathML (${m.maths.length} formulas, ${m.fracs.length} fractions)`, probs);
+        chk(`${name}: math rendered as MathML (${m.maths.length} formulas, ${m.fracs.length} fractions)`, probs);
       }
 
       // Internal links.
@@ -268,11 +281,11 @@ async function main() {
             id: decodeURIComponent(target.hash.slice(1)), tfile });
         }
       }
-      check(`${name}: every internal link resolves (${m.links.length} links)`, linkProbs);
+      chk(`${name}: every internal link resolves (${m.links.length} links)`, linkProbs);
 
       const counts = {};
       for (const id of m.ids) counts[id] = (counts[id] || 0) + 1;
-      check(`${name}: ids are unique`, Object.entries(counts).filter(([, c]) => c > 1)
+      chk(`${name}: ids are unique`, Object.entries(counts).filter(([, c]) => c > 1)
         .map(([id, c]) => `id "${id}" appears ${c} times`));
 
       // Navigation between chapters.
@@ -287,10 +300,10 @@ async function main() {
           for (const h of hrefs) if (want[rel] && h !== want[rel]) probs.push(`${rel} link to ${h}, expected ${want[rel]}`);
         }
         if (!m.links.some((l) => l.href === 'index.html')) probs.push('no link back to index.html');
-        check(`${name}: prev/next links (${want.prev || '-'} | ${want.next || '-'})`, [...new Set(probs)]);
+        chk(`${name}: prev/next links (${want.prev || '-'} | ${want.next || '-'})`, [...new Set(probs)]);
       } else if (name === 'index.html') {
         const hrefs = new Set(m.links.map((l) => l.href.split('#')[0]));
-        check('index.html: links to every chapter',
+        chk('index.html: links to every chapter',
           chapterPages.filter((p) => !hrefs.has(p)).map((p) => `no link to ${p}`));
       }
 
@@ -304,8 +317,8 @@ async function main() {
             .map((x) => `${x.impact}: ${x.id} (${x.nodes.length}x): ${x.help}; e.g. ` +
               x.nodes.slice(0, 2).map((nd) => nd.target.join(' ')).join(', '));
         });
-        check(`${name}: axe finds no serious accessibility violation`, v);
-      } catch (e) { result(false, `${name}: axe ran`, String(e.message || e)); }
+        chk(`${name}: axe finds no serious accessibility violation`, v);
+      } catch (e) { res(false, `${name}: axe ran`, String(e.message || e)); }
 
       // A page that shows nothing (blank, or styles gone) makes a tiny PNG.
       let shot = [];
@@ -316,7 +329,7 @@ async function main() {
         const size = fs.statSync(png).size;
         if (size < 20000) shot = [`${png} is only ${size} bytes: does the page show anything?`];
       } catch (e) { shot = [String(e.message || e)]; }
-      check(`${name}: screenshot saved in ${shotsShown}`, shot);
+      chk(`${name}: screenshot saved in ${shotsShown}`, shot);
       await page.close();
 
       // The same page on a phone.
@@ -330,12 +343,24 @@ async function main() {
         oprobs.push(`the page is ${o.scrollWidth} px wide in a ${o.clientWidth} px viewport; sticking out:`,
           ...o.culprits);
       }
-      check(`${name}: no sideways scrolling at ${PHONE.width} px`, oprobs);
+      chk(`${name}: no sideways scrolling at ${PHONE.width} px`, oprobs);
       await pp.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')),
         fullPage: name !== 'book.html' })
         .catch(() => {});
       await pp.close();
+      return out;
     }
+    const results = new Array(pages.length);
+    let next = 0;
+    async function worker() {
+      while (next < pages.length) {
+        const i = next++;
+        try { results[i] = await checkPage(pages[i]); }
+        catch (e) { results[i] = [[false, `${pages[i]}: checked`, String(e.stack || e)]]; }
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(PARALLEL, pages.length) }, worker));
+    for (const out of results) for (const [ok, what, why] of out) result(ok, what, why);
 
     await readerTools(browser, desktop, phone);
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# html.sh BUILD_DIR TARGET KIND SOURCE... -- one self-contained HTML page of the
+# book, by pandoc and book/literate.lua. KIND is
+#   chapter  one chapter (SOURCE chapters/NN-slug.md): numbered from NN, its
+#            dependency, snippet and search records into BUILD_DIR/deps/
+#   index    the contents page (SOURCE book/index.md)
+#   matter   a page of front or back matter (SOURCE book/preface.md,
+#            book/glossary.md), titled by its first header without its {attributes}
+#   book     the whole book on one page, for printing and for Ctrl-F
+#   search   not a page: TARGET is the offline search index, the records the
+#            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
+#            which book/book.js loads with a <script> tag
+#   labels   not a page: TARGET is the table of every label of the chapters
+#            (book/filter/labels.lua), which every page reads
+# Everything is written under names of this process and renamed when complete.
+# Reads LITERATE_BUILD, LITERATE_CHAPTERS, LITERATE_PROGRAMS (the Makefile sets them).
+set -euo pipefail
+export LC_ALL=C
+B=$1 target=$2 kind=$3; shift 3
+tmp=$target.tmp.$$ d=$B/deps/tmp.$$
+trap 'rm -rf "$tmp" "$d"' EXIT
+mkdir -p "$(dirname "$target")" "$B/deps"
+page() {
+  pandoc --from markdown --to html5 --standalone --self-contained \
+    --template book/template.html --css book/style.css --mathml \
+    --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
+    --citeproc --bibliography book/references.bib --highlight-style pygments "$@" -o "$tmp"
+}
+case $kind in
+  chapter)
+    name=$(basename "$1" .md)
+    mkdir -p "$d"
+    LITERATE_TARGET=$target LITERATE_DEPS=$d/$name.html.d \
+      page --toc --toc-depth 2 --number-sections --number-offset $(( 10#${name:0:2} - 1 )) \
+      --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1)" "$1"
+    mv "$d/$name.html".* "$B/deps/" ;;
+  index) page "$@" ;;
+  matter)
+    page --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1 | sed 's/ *{.*}$//')" "$1" ;;
+  book)
+    LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.html.d \
+      page --toc --toc-depth 1 --number-sections --metadata whole-book=true \
+      --metadata pagetitle="The whole book" "$@" ;;
+  search)
+    { echo '// Search records of the book (made by book/filter/search.lua).'
+      echo 'window.BOOK_SEARCH = ['; cat "$@"; echo '];'; } > "$tmp" ;;
+  labels)
+    LITERATE_LABELS=$tmp pandoc --from markdown --to plain --lua-filter book/literate.lua \
+      "$@" -o /dev/null
+    ;;
+  *) echo "html.sh: unknown kind '$kind'" >&2; exit 2 ;;
+esac
+mv "$tmp" "$target"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# pdf.sh BUILD_DIR TARGET SOURCE... -- the PDF book: pandoc writes LaTeX from the
+# chapters (book/literate.lua cuts listings and splices values, as for the HTML),
+# XeLaTeX typesets it.
+#
+# LaTeX runs in a folder of its own (BUILD_DIR/tex.tmp.PID), seeded with the
+# auxiliary files of the last complete run, and is rerun until those files stop
+# changing (page labels, contents and references then agree with the pages): after
+# an edit that moves no page, one run. If LaTeX fails on the saved files, it starts
+# once more without them. Only a complete run replaces BUILD_DIR/tex and TARGET,
+# so a run killed at any moment leaves nothing half-written behind; the next make
+# removes the leftover folder (its PID is gone).
+# Reads LITERATE_BUILD, LITERATE_CHAPTERS, LITERATE_PROGRAMS (the Makefile sets them).
+set -euo pipefail
+export LC_ALL=C
+B=$1 target=$2; shift 2
+aux=(book.aux book.toc book.out)
+w=$B/tex.tmp.$$
+rm -rf "$w"; mkdir -p "$w" "$B/deps" "$(dirname "$target")"
+for f in "${aux[@]}"; do if [ -f "$B/tex/$f" ]; then cp "$B/tex/$f" "$w/"; fi; done
+
+LITERATE_TARGET=$target LITERATE_DEPS=$w/book.pdf.d \
+  pandoc --from markdown --pdf-engine xelatex --standalone \
+  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
+  --citeproc --bibliography book/references.bib --highlight-style tango \
+  --top-level-division chapter --number-sections --toc --toc-depth 2 \
+  -H book/preamble.tex -V documentclass=book -V classoption=oneside \
+  -V papersize=a4 -V geometry:margin=2.4cm -V fontsize=10pt \
+  -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
+  -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue \
+  "$@" -o "$w/book.tex"
+
+# the auxiliary files' checksum (absent files count as empty)
+aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
+(
+  cd "$w"
+  pass=0 retried=
+  while [ $pass -lt 6 ]; do
+    pass=$((pass + 1))
+    before=$(aux_sum)
+    if ! xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then
+      if [ -z "$retried" ]; then retried=1; pass=0; rm -f "${aux[@]}"; continue; fi
+      echo "error: xelatex failed, see $w/book.log:" >&2; grep -A5 '^!' book.log >&2
+      exit 1
+    fi
+    [ "$(aux_sum)" = "$before" ] && exit 0
+  done
+  echo "error: LaTeX's auxiliary files in $w still change after 6 runs" >&2
+  exit 1
+)
+mv "$w/book.pdf.d" "$w/book.pdf.snippets" "$B/deps/"
+mv "$w/book.pdf" "$target.tmp.$$"
+{ rm -rf "$B/tex" && mv -T "$w" "$B/tex"; } || rm -rf "$w"
+mv "$target.tmp.$$" "$target"
