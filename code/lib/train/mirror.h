@@ -66,4 +66,20 @@ typedef struct {
 void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx, int b,
                        int src_eos);
 
+// The two splits a trainer reads (train/trainer.h's trainer_data_t): training
+// batch k is the sentences order[k*batch ..] of train (the last one shorter),
+// validation batch k those of order[k*eval_batch ..] of val. Each call fills
+// *bb and returns &bb->bt (an s2s_batch_t), valid until the next call.
+typedef struct {
+    const mirror_split_t *train, *val;
+    int batch, eval_batch;       // 1..MIRROR_BATCH_MAX
+    int src_eos;                 // as mirror_batch_fill
+    mirror_batch_t *bb;
+} mirror_feed_t;
+
+// Batches of at most `batch` sentences in a split of n: ceil(n / batch).
+int mirror_feed_count(int n, int batch);
+const void *mirror_feed_train(void *feed, int k);
+const void *mirror_feed_val(void *feed, int k);
+
 #endif

@@ -340,3 +340,14 @@ int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
     return 0;
 }
 // end snippet
+
+double s2s_model_forward(void *model, const void *batch, int *count) {
+    s2s_model_t *m = model;
+    return s2s_forward(&m->p, &m->cfg, batch, m->work, count);
+}
+
+int s2s_model_backward(void *model, const void *batch, float scale) {
+    s2s_model_t *m = model;
+    s2s_backward(&m->p, &m->g, &m->cfg, batch, m->work, scale);
+    return 0;
+}

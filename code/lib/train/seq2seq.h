@@ -82,4 +82,17 @@ int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
                const unsigned char *src_mask, int b, int t_len, int *out,
                float *alpha, s2s_work_t *w);
 
+// One model for train/trainer.h: its configuration, its views into the
+// trainer's parameter (w) and gradient (g) buffers, and its workspace.
+typedef struct {
+    s2s_config_t cfg;
+    s2s_params_t p, g;
+    s2s_work_t *work;
+} s2s_model_t;
+
+// trainer_model_t's forward and backward for an s2s_model_t (batch: an
+// s2s_batch_t). backward returns 0.
+double s2s_model_forward(void *model, const void *batch, int *count);
+int s2s_model_backward(void *model, const void *batch, float scale);
+
 #endif

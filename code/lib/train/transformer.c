@@ -656,3 +656,13 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
     }
     return 0;
 }
+
+double tf_model_forward(void *model, const void *batch, int *count) {
+    tf_model_t *m = model;
+    return tf_forward(&m->p, &m->cfg, batch, m->work, count);
+}
+
+int tf_model_backward(void *model, const void *batch, float scale) {
+    tf_model_t *m = model;
+    return tf_backward(&m->p, &m->g, &m->cfg, batch, m->work, scale);
+}

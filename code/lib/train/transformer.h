@@ -94,4 +94,17 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
               const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
               float *cross, tf_work_t *w);
 
+// One model for train/trainer.h: its configuration, its views into the
+// trainer's parameter (w) and gradient (g) buffers, and its workspace.
+typedef struct {
+    tf_config_t cfg;
+    tf_params_t p, g;
+    tf_work_t *work;
+} tf_model_t;
+
+// trainer_model_t's forward and backward for a tf_model_t (batch: an
+// s2s_batch_t).
+double tf_model_forward(void *model, const void *batch, int *count);
+int tf_model_backward(void *model, const void *batch, float scale);
+
 #endif
