@@ -11,6 +11,9 @@ float trainer_lr_linear(float peak, long k, long n, long w) {
 }
 
 // snippet: schedule
+// The learning rate at step k of n: a linear warm-up over the first w steps
+// (Adam's second-moment estimates start at zero and are noisy: full steps
+// too early send a post-norm Transformer astray), then a linear decay to zero.
 float trainer_lr_warmup(float peak, long k, long n, long w) {
     if (k < w) return peak * (float)(k + 1) / (float)w;
     return peak * (float)(n - k) / (float)(n - w);
@@ -52,6 +55,8 @@ void trainer_free(trainer_t *t) {
 }
 
 // snippet: train_step
+// One mini-batch: zero the gradients once, forward, backward (the model adds
+// into g), clip, AdamW at the schedule's rate. Returns the summed loss.
 double trainer_step(trainer_t *t, const trainer_model_t *m, const void *batch,
                     int *count) {
     const trainer_config_t *c = &t->cfg;
