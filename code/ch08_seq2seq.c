@@ -21,22 +21,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "base/mat.h"
 #include "base/rng.h"
-#include "layers/block.h"
-#include "layers/linear.h"
 #include "program/cli.h"
 #include "program/clock.h"
 #include "program/program.h"
 #include "program/progress.h"
 #include "program/report.h"
 #include "program/xalloc.h"
-#include "train/mirror.h"
-#include "train/seq2seq.h"
+#include "layers/block.h"
+#include "layers/linear.h"
+#include "data/mirror.h"
 #include "train/trainer.h"
+#include "models/seq2seq.h"
 
 static const char *PROG = "ch08_seq2seq";
 

@@ -17,19 +17,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "base/rng.h"
 #include "program/cli.h"
 #include "program/clock.h"
-#include "program/progress.h"
 #include "program/program.h"
+#include "program/progress.h"
 #include "program/report.h"
 #include "program/xalloc.h"
-#include "train/mirror.h"
+#include "data/mirror.h"
 #include "train/trainer.h"
-#include "train/transformer.h"
+#include "models/transformer.h"
 
 static const char *PROG = "ch09_transformer";
 

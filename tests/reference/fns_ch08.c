@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "driver.h"
-#include "train/embedding.h"
-#include "train/gru.h"
+#include "layers/embedding.h"
+#include "layers/gru.h"
 #include "train/xent.h"
 
 // ins: x, h, w_ih, w_hh, b_ih, b_hh, (dh_out); ints b, d, h

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "train/additive.h"
+#include "layers/additive.h"
 
 enum { B = 2, T = 4, S = 3, K = 5, A = 3 };
 

@@ -1,7 +1,7 @@
 // test_embedding.c -- lookup and scatter-add.
 #include <criterion/criterion.h>
 
-#include "train/embedding.h"
+#include "layers/embedding.h"
 
 static const float TABLE[6] = {1, 2, 3, 4, 5, 6};   // V = 3, E = 2
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "train/gru.h"
+#include "layers/gru.h"
 
 enum { B = 3, T = 4, D = 3, H = 5 };
 

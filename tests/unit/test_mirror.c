@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "train/mirror.h"
+#include "data/mirror.h"
 
 Test(mirror, translate_reverses_and_shifts_ids) {
     int src[4] = {1, 7, 60, 3}, tgt[4];

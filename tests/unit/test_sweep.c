@@ -431,6 +431,13 @@ static void sw_layers_backward(const int *s) {
     int rc = layernorm_backward(x, gamma, dy, dx, dg, dbeta, n, d, 1e-5f);
     cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward(%d, %d) = %d", n, d, rc);
     fin(dx, N2(n, d), "dx"); fin(dg, N1(d), "dgamma");
+    size_t nws = layernorm_scratch_doubles(d);
+    cr_assert_eq(nws, d > 0 ? 2 * (size_t)d : 0, "layernorm_scratch_doubles(%d)", d);
+    double *ws = malloc((nws ? nws : 1) * sizeof *ws);
+    rc = layernorm_backward_ws(x, gamma, dy, dx, dg, dbeta, n, d, 1e-5f, ws);
+    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward_ws(%d, %d) = %d", n, d, rc);
+    fin(dx, N2(n, d), "dx"); fin(dg, N1(d), "dgamma");
+    free(ws);
     ffn_params_t p, g;
     if (ffn_alloc(&p, d, d_ff) == 0 && ffn_alloc(&g, d, d_ff) == 0) {
         rng_t rng;
@@ -572,7 +579,8 @@ static const sweep_t SWEEP[] = {
      "encoder_block_init decoder_block_init encoder_block_param_count "
      "decoder_block_param_count encoder_block_forward decoder_block_forward", 4, sw_blocks},
     {"attention_backward mat_sq_dist", 4, sw_attention_backward},
-    {"layernorm_backward ffn_backward", 3, sw_layers_backward},
+    {"layernorm_backward layernorm_scratch_doubles layernorm_backward_ws ffn_backward", 3,
+     sw_layers_backward},
     {"mha_cache_floats mha_cache_bind mha_forward_cache mha_backward", 4, sw_mha_train},
     {"qk_forward qk_backward", 3, sw_qk_train},
     {"blk_encoder_tensors blk_decoder_tensors blk_encoder_zero blk_decoder_zero "

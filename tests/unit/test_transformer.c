@@ -1,4 +1,4 @@
-// test_transformer.c -- the batched Transformer of train/transformer.h: every
+// test_transformer.c -- the batched Transformer of models/transformer.h: every
 // parameter's gradient against central finite differences; its forward against
 // the sentence-at-a-time blocks of block_train.h; padding changes nothing, bit
 // for bit; greedy decoding with the key/value cache gives exactly the logits of
@@ -10,10 +10,10 @@
 
 #include "base/rng.h"
 #include "layers/block_train.h"
+#include "layers/embedding.h"
 #include "layers/layernorm.h"
 #include "position/sinusoidal.h"
-#include "train/embedding.h"
-#include "train/transformer.h"
+#include "models/transformer.h"
 
 enum { B = 3, T = 5, U = 4, VS = 9, VT = 8, D = 8, H = 2, DFF = 12 };
 

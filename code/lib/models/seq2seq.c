@@ -4,15 +4,15 @@
 // B = batch, T = source length, U = target length, E = embedding width,
 // H = GRU width, K = 2H = annotation width, A = attention width, V = Vt.
 // Activations are time-major: (T, B, .) and (U, B, .).
-#include "train/seq2seq.h"
+#include "models/seq2seq.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/additive.h"
-#include "train/embedding.h"
-#include "train/tmat.h"
+#include "base/tmat.h"
+#include "layers/additive.h"
+#include "layers/embedding.h"
 #include "train/xent.h"
 
 struct s2s_work {

@@ -21,7 +21,7 @@
 
 #include "base/rng.h"
 #include "layers/block.h"
-#include "train/seq2seq.h"
+#include "data/pairs.h"
 
 enum { TF_MAX_LAYERS = 6 };
 

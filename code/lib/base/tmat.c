@@ -1,5 +1,5 @@
 // tmat.c -- matrix products for training, in loop orders that vectorise.
-#include "train/tmat.h"
+#include "base/tmat.h"
 
 #include <string.h>
 

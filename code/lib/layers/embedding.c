@@ -1,5 +1,5 @@
 // embedding.c -- table lookup and its scatter-add gradient.
-#include "train/embedding.h"
+#include "layers/embedding.h"
 
 #include <math.h>
 #include <string.h>

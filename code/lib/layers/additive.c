@@ -2,12 +2,12 @@
 //
 // B = batch, T = source length, S = query width, K = annotation width,
 // A = attention width.
-#include "train/additive.h"
+#include "layers/additive.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "train/tmat.h"
+#include "base/tmat.h"
 
 void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t_len,
                           int b, int k, int a) {

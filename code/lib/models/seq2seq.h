@@ -16,9 +16,8 @@
 #define SEQ2SEQ_H
 
 #include "base/rng.h"
-#include "train/gru.h"
-
-enum { S2S_PAD = 0, S2S_BOS = 1, S2S_EOS = 2 };
+#include "layers/gru.h"
+#include "data/pairs.h"
 
 typedef struct {
     int v_src, v_tgt, e, h, a;
@@ -45,15 +44,6 @@ void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c);
 // Initialise buf: embeddings N(0, 1), every other weight U(-k, k) with
 // k = 1 / sqrt(H) (PyTorch's GRU default), biases too.
 void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng);
-
-// A batch: src (B, T), src_mask (B, T), tgt_in (B, U) = BOS y_1 ... and
-// tgt_out (B, U) = y_1 ... EOS, padded with S2S_PAD (ignored by the loss).
-typedef struct {
-    int b, t_len, u_len;
-    const int *src;
-    const unsigned char *src_mask;
-    const int *tgt_in, *tgt_out;
-} s2s_batch_t;
 
 typedef struct s2s_work s2s_work_t;   // activations and scratch, opaque
 

@@ -4,13 +4,13 @@
 // alignment is the anti-diagonal: output word j comes from input word n - j.
 //
 // Sentences are MIRROR_MIN_LEN..MIRROR_MAX_LEN distinct words out of
-// MIRROR_WORDS. Ids follow seq2seq.h: 0 is padding in both vocabularies,
+// MIRROR_WORDS. Ids follow data/pairs.h: 0 is padding in both vocabularies,
 // target ids 1 and 2 are BOS and EOS.
 #ifndef MIRROR_H
 #define MIRROR_H
 
 #include "base/rng.h"
-#include "train/seq2seq.h"
+#include "data/pairs.h"
 
 enum { MIRROR_WORDS = 60, MIRROR_MIN_LEN = 4, MIRROR_MAX_LEN = 30 };
 enum {

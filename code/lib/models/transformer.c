@@ -1,17 +1,17 @@
 // transformer.c -- the encoder-decoder Transformer, batched forward and
 // backward passes, and greedy decoding with a key/value cache.
-#include "train/transformer.h"
+#include "models/transformer.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tmat.h"
 #include "layers/block_train.h"
+#include "layers/embedding.h"
 #include "layers/layernorm.h"
 #include "layers/linear.h"
 #include "position/sinusoidal.h"
-#include "train/embedding.h"
-#include "train/tmat.h"
 #include "train/xent.h"
 
 // ---------------------------------------------------------------------------
@@ -151,6 +151,7 @@ struct tf_work {
     // backward scratch
     float *dlogits, *dy, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid;
     float *wt;                           // a transposed weight matrix
+    double *ln_ws;                       // layernorm_backward_ws's (2 d,)
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
     float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS], *vc[TF_MAX_LAYERS];
@@ -211,6 +212,11 @@ tf_work_t *tf_work_new(const tf_config_t *c) {
         return NULL;
     }
     work_layout(w, c, w->mem);
+    w->ln_ws = malloc(layernorm_scratch_doubles(c->d_model) * sizeof(double));
+    if (!w->ln_ws) {
+        tf_work_free(w);
+        return NULL;
+    }
     int n_pe = c->t_max > c->u_max ? c->t_max : c->u_max;
     sinusoidal_table(w->pe, n_pe, c->d_model, 0, SINUSOIDAL_BASE);
     return w;
@@ -219,6 +225,7 @@ tf_work_t *tf_work_new(const tf_config_t *c) {
 void tf_work_free(tf_work_t *w) {
     if (!w) return;
     free(w->mem);
+    free(w->ln_ws);
     free(w);
 }
 
@@ -504,11 +511,12 @@ static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, cons
 }
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
-static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g, const float *s,
-                       const float *dy, float *ds, int rows) {
+// ws: layernorm_scratch_doubles(d) doubles.
+static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g,
+                       const float *s, const float *dy, float *ds, int rows, double *ws) {
     memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
-    return layernorm_backward(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
-                              LAYERNORM_EPS);
+    return layernorm_backward_ws(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
+                                 LAYERNORM_EPS, ws);
 }
 
 int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
@@ -531,14 +539,14 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
         const decoder_block_t *gb = &g->dec[l];
         const dec_cache_t *e = &w->dec[l];
         const float *x = l ? w->dec[l - 1].y : w->x_tgt;
-        bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt);
+        bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt, w->ln_ws);
         memset(w->dh, 0, (size_t)rt * d * sizeof(float));
         ffn_backward_rows(&blk->ffn, &gb->ffn, e->h2, e->hid, w->ds, w->dh, rt, w);
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt);
+        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt, w->ln_ws);
         memset(w->dh, 0, (size_t)rt * d * sizeof(float));
         attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, e->h1, rt, enc, rs,
                       w->b, w->u, w->t, h, 0, w->ds, w->dh, w->denc, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt);
+        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt, w->ln_ws);
         memset(w->dy, 0, (size_t)rt * d * sizeof(float));
         attn_backward(&blk->self_attn, &gb->self_attn, &e->self, x, rt, x, rt, w->b,
                       w->u, w->u, h, 1, w->ds, w->dy, w->dy, w);
@@ -551,10 +559,10 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
         const encoder_block_t *gb = &g->enc[l];
         const enc_cache_t *e = &w->enc[l];
         const float *x = l ? w->enc[l - 1].y : w->x_src;
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs);
+        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs, w->ln_ws);
         memset(w->dh, 0, (size_t)rs * d * sizeof(float));
         ffn_backward_rows(&blk->ffn, &gb->ffn, e->h1, e->hid, w->ds, w->dh, rs, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs);
+        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs, w->ln_ws);
         memset(w->dy, 0, (size_t)rs * d * sizeof(float));
         attn_backward(&blk->attn, &gb->attn, &e->att, x, rs, x, rs, w->b, w->t, w->t, h,
                       0, w->ds, w->dy, w->dy, w);

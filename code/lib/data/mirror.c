@@ -1,5 +1,5 @@
 // mirror.c -- the mirror-language task: words, sentences, padded batches.
-#include "train/mirror.h"
+#include "data/mirror.h"
 
 #include <math.h>
 #include <stdlib.h>

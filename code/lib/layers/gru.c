@@ -1,12 +1,12 @@
 // gru.c -- GRU step, through time, and bidirectional, with backward passes.
 //
 // B = batch, T = sequence length, D = input width, H = hidden width.
-#include "train/gru.h"
+#include "layers/gru.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "train/tmat.h"
+#include "base/tmat.h"
 
 long gru_param_count(int d_in, int h) {
     return 3L * h * d_in + 3L * h * h + 6L * h;
