@@ -468,8 +468,8 @@ static void sw_layers_backward(const int *s) {
     cr_assert_eq(nws, d > 0 ? 2 * (size_t)d : 0, "layernorm_scratch_doubles(%d)", d);
     double *ws = malloc((nws ? nws : 1) * sizeof *ws);
     rc = layernorm_backward_ws(x, gamma, dy, dx, dg, dbeta, n, d, 1e-5f, ws);
-    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward_ws(%d, %d) = %d", n, d,
-                 rc);
+    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward_ws(%d, %d) = %d", n,
+                 d, rc);
     fin(dx, N2(n, d), "dx"); fin(dg, N1(d), "dgamma");
     free(ws);
     ffn_params_t p, g;

@@ -27,8 +27,8 @@ void embedding_backward(const int *ids, const float *dout, float *dtable, int n,
 // end snippet
 
 // snippet: embedding_pos
-int embedding_pos_forward(const float *table, const int *ids, const float *pe, float *out,
-                          int n, int v, int e) {
+int embedding_pos_forward(const float *table, const int *ids, const float *pe,
+                          float *out, int n, int v, int e) {
     // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
@@ -40,8 +40,8 @@ int embedding_pos_forward(const float *table, const int *ids, const float *pe, f
     // END SOLUTION
 }
 
-void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n, int v,
-                            int e) {
+void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n,
+                            int v, int e) {
     // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {

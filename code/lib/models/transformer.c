@@ -21,7 +21,8 @@ int tf_config_check(const tf_config_t *c) {
     if (c->v_src < 1 || c->v_tgt < 1 || c->d_model < 1 || c->n_heads < 1 || c->d_ff < 1)
         return -1;
     if (c->d_model % c->n_heads) return -1;
-    if (c->n_enc < 1 || c->n_dec < 1 || c->n_enc > TF_MAX_LAYERS || c->n_dec > TF_MAX_LAYERS)
+    if (c->n_enc < 1 || c->n_dec < 1 || c->n_enc > TF_MAX_LAYERS ||
+        c->n_dec > TF_MAX_LAYERS)
         return -1;
     if (c->b_max < 1 || c->t_max < 1 || c->u_max < 1) return -1;
     return 0;
@@ -154,8 +155,9 @@ struct tf_work {
     double *ln_ws;                       // layernorm_backward_ws's (2 d,)
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
-    float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS], *vc[TF_MAX_LAYERS];
-    float *step_x, *step_a;              // (B, d) x 7, (B, Vt), (B, d_ff); (max(t_max, u_max),)
+    float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS],
+        *vc[TF_MAX_LAYERS];
+    float *step_x, *step_a; // (B, d) x 7, (B, Vt), (B, d_ff); (max(t_max, u_max),)
     const unsigned char *src_mask;       // of the last tf_forward
 };
 
@@ -361,8 +363,8 @@ static void attn_out_residual(const mha_params_t *p, const float *x, const float
 }
 
 // q = xq W_q, k = xkv W_k, v = xkv W_v.
-static void project_qkv(const mha_params_t *p, const float *xq, int rq, const float *xkv,
-                        int rk, const att_cache_t *c) {
+static void project_qkv(const mha_params_t *p, const float *xq, int rq,
+                        const float *xkv, int rk, const att_cache_t *c) {
     int d = p->d_model;
     memset(c->q, 0, (size_t)rq * d * sizeof(float));
     memset(c->k, 0, (size_t)rk * d * sizeof(float));
@@ -378,7 +380,8 @@ static void ffn_residual(const ffn_params_t *p, const float *x, float *hid, floa
     int d = p->d_model, f = p->d_ff;
     tmat_set_rows(hid, p->b1, rows, f);
     tmat_mul_acc(x, p->w1, hid, rows, d, f);
-    for (size_t i = 0; i < (size_t)rows * f; i++) hid[i] = hid[i] > 0.0f ? hid[i] : 0.0f;
+    for (size_t i = 0; i < (size_t)rows * f; i++)
+        hid[i] = hid[i] > 0.0f ? hid[i] : 0.0f;
     memcpy(s, x, (size_t)rows * d * sizeof *s);
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < d; j++) s[(size_t)i * d + j] += p->b2[j];
@@ -392,8 +395,8 @@ static void ffn_residual(const ffn_params_t *p, const float *x, float *hid, floa
 static int embed(const float *table, const int *ids, const float *pe, float *x, int b,
                  int n, int v, int d) {
     for (int s = 0; s < b; s++)
-        if (embedding_pos_forward(table, ids + (size_t)s * n, pe, x + (size_t)s * n * d, n,
-                                  v, d))
+        if (embedding_pos_forward(table, ids + (size_t)s * n, pe, x + (size_t)s * n * d,
+                                  n, v, d))
             return -1;
     return 0;
 }
@@ -471,10 +474,11 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 // it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
 // dxkv (rk, d) += (the key and value paths). dxq may equal dxkv
 // (self-attention). xq, xkv: the sub-layer's inputs.
-static void attn_backward(const mha_params_t *p, const mha_params_t *g, const att_cache_t *c,
-                          const float *xq, int rq, const float *xkv, int rk, int b,
-                          int tq, int tk, int h, int causal, const float *dout,
-                          float *dxq, float *dxkv, tf_work_t *w) {
+static void attn_backward(const mha_params_t *p, const mha_params_t *g,
+                          const att_cache_t *c, const float *xq, int rq,
+                          const float *xkv, int rk, int b, int tq, int tk, int h,
+                          int causal, const float *dout, float *dxq, float *dxkv,
+                          tf_work_t *w) {
     int d = p->d_model;
     for (size_t i = 0; i < (size_t)rq * d; i++) dxq[i] += dout[i];   // the residual
     tmat_sum_rows_acc(dout, g->b_o, rq, d);
@@ -494,9 +498,9 @@ static void attn_backward(const mha_params_t *p, const mha_params_t *g, const at
 }
 
 // Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
-static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, const float *x,
-                              const float *hid, const float *ds, float *dx, int rows,
-                              tf_work_t *w) {
+static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g,
+                              const float *x, const float *hid, const float *ds,
+                              float *dx, int rows, tf_work_t *w) {
     int d = p->d_model, f = p->d_ff;
     for (size_t i = 0; i < (size_t)rows * d; i++) dx[i] += ds[i];    // the residual
     tmat_sum_rows_acc(ds, g->b2, rows, d);
@@ -513,7 +517,8 @@ static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, cons
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
 // ws: layernorm_scratch_doubles(d) doubles.
 static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g,
-                       const float *s, const float *dy, float *ds, int rows, double *ws) {
+                       const float *s, const float *dy, float *ds, int rows,
+                       double *ws) {
     memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
     return layernorm_backward_ws(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
                                  LAYERNORM_EPS, ws);
@@ -584,7 +589,7 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
     if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
     encoder_forward(p, c, w, src_mask);
     const float *enc = enc_out(c, w);
-    for (int l = 0; l < c->n_dec; l++) {   // the cross-attention's keys and values, once
+    for (int l = 0; l < c->n_dec; l++) { // the cross-attention's keys and values, once
         const mha_params_t *ca = &p->dec[l].cross_attn;
         memset(w->kc[l], 0, (size_t)rs * d * sizeof(float));
         memset(w->vc[l], 0, (size_t)rs * d * sizeof(float));
@@ -620,8 +625,8 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
                 for (int j = 0; j < h; j++)
                     attend_row(q + (size_t)r * d + j * d_k,
                                w->ks[l] + (size_t)r * um * d + j * d_k,
-                               w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k, NULL,
-                               w->step_a, ctx + (size_t)r * d + j * d_k);
+                               w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k,
+                               NULL, w->step_a, ctx + (size_t)r * d + j * d_k);
             }
             attn_out_residual(&blk->self_attn, x, ctx, s, b);
             layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d,
@@ -633,8 +638,8 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
                 for (int j = 0; j < h; j++) {
                     attend_row(q + (size_t)r * d + j * d_k,
                                w->kc[l] + (size_t)r * t_len * d + j * d_k,
-                               w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len, d_k,
-                               src_mask + (size_t)r * t_len, w->step_a,
+                               w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len,
+                               d_k, src_mask + (size_t)r * t_len, w->step_a,
                                ctx + (size_t)r * d + j * d_k);
                     if (cross && !done[r])
                         memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) *
@@ -657,7 +662,8 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
             for (int j = 1; j < v; j++)
                 if (z[j] > z[best]) best = j;
             out[(size_t)r * um + t] = best;
-            if (logits) memcpy(logits + ((size_t)r * um + t) * v, z, (size_t)v * sizeof *z);
+            if (logits)
+                memcpy(logits + ((size_t)r * um + t) * v, z, (size_t)v * sizeof *z);
             prev[r] = best;
             if (best == S2S_EOS) done[r] = 1, n_done++;
         }
