@@ -271,11 +271,13 @@ static void attend_row(const float *q, const float *k, const float *v, int strid
 // end snippet
 
 // snippet: attend_row_backward
-// Gradients of attend_row, given its weights a and dctx (d_k,); accumulate
-// into dq (d_k,) and the rows of dk, dv (same stride as k, v).
-static void attend_row_backward(const float *q, const float *k, const float *v,
-                                int stride, int n_keys, int d_k, const float *a,
-                                const float *dctx, float *dq, float *dk, float *dv) {
+// Gradients of attend_row, given what it saw and made (fw: q, k, v, its
+// weights a) and dd->ctx (d_k,); accumulate (+=) into dd->q (d_k,) and the rows
+// of dd->k, dd->v (the same stride as k, v).
+static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stride,
+                                int n_keys, int d_k) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *a = fw->a, *dctx = dd->ctx;
+    float *dq = dd->q, *dk = dd->k, *dv = dd->v;
     // BEGIN SOLUTION
     float scale = 1.0f / sqrtf((float)d_k), dot_ad = 0.0f;
     float da[n_keys];
@@ -323,19 +325,30 @@ static void attend_batch(const att_cache_t *c, int b, int tq, int tk, int d, int
             }
 }
 
-static void attend_batch_backward(const att_cache_t *c, int b, int tq, int tk, int d,
-                                  int h, int causal, const float *dctx, float *dq,
-                                  float *dk, float *dv) {
+// One attention sub-layer's call: queries from xq (B tq, d), keys and values
+// from xkv (B tk, d), h heads; causal: query i sees keys j <= i.
+typedef struct {
+    const float *xq, *xkv;
+    int b, tq, tk, h, causal;
+} att_call_t;
+
+// Gradients of attend_batch given dd->ctx (B tq, d); accumulate (+=) into
+// dd->q (B tq, d), dd->k and dd->v (B tk, d).
+static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
+                                  const att_call_t *at, int d) {
+    int b = at->b, tq = at->tq, tk = at->tk, h = at->h, causal = at->causal;
     int d_k = d / h;
     for (int s = 0; s < b; s++)
         for (int hh = 0; hh < h; hh++)
             for (int i = 0; i < tq; i++) {
                 size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
                 size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-                const float *a = c->a + (((size_t)s * h + hh) * tq + i) * tk;
-                attend_row_backward(c->q + qi, c->k + k0, c->v + k0, d,
-                                    causal ? i + 1 : tk, d_k, a, dctx + qi, dq + qi,
-                                    dk + k0, dv + k0);
+                const att_cache_t fw = {c->q + qi, c->k + k0, c->v + k0,
+                                        c->a + (((size_t)s * h + hh) * tq + i) * tk,
+                                        NULL};
+                att_cache_t row = {dd->q + qi, dd->k + k0, dd->v + k0, NULL,
+                                   dd->ctx + qi};
+                attend_row_backward(&fw, &row, d, causal ? i + 1 : tk, d_k);
             }
 }
 
@@ -472,14 +485,13 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 
 // Inverts: out = x + ctx W_o + b_o, and the attention and projections before
 // it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
-// dxkv (rk, d) += (the key and value paths). dxq may equal dxkv
-// (self-attention). xq, xkv: the sub-layer's inputs.
-static void attn_backward(const mha_params_t *p, const mha_params_t *g,
-                          const att_cache_t *c, const float *xq, int rq,
-                          const float *xkv, int rk, int b, int tq, int tk, int h,
-                          int causal, const float *dout, float *dxq, float *dxkv,
-                          tf_work_t *w) {
-    int d = p->d_model;
+// dxkv (rk, d) += (the key and value paths), rq = B tq, rk = B tk. dxq may
+// equal dxkv (self-attention). at: the sub-layer's inputs and sizes.
+static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cache_t *c,
+                          const att_call_t *at, const float *dout, float *dxq,
+                          float *dxkv, tf_work_t *w) {
+    int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
+    const float *xq = at->xq, *xkv = at->xkv;
     for (size_t i = 0; i < (size_t)rq * d; i++) dxq[i] += dout[i];   // the residual
     tmat_sum_rows_acc(dout, g->b_o, rq, d);
     tmat_at_mul_acc(c->ctx, dout, g->w_o, rq, d, d);
@@ -488,7 +500,8 @@ static void attn_backward(const mha_params_t *p, const mha_params_t *g,
     memset(w->dq, 0, (size_t)rq * d * sizeof(float));
     memset(w->dk, 0, (size_t)rk * d * sizeof(float));
     memset(w->dv, 0, (size_t)rk * d * sizeof(float));
-    attend_batch_backward(c, b, tq, tk, d, h, causal, w->dctx, w->dq, w->dk, w->dv);
+    att_cache_t dd = {w->dq, w->dk, w->dv, NULL, w->dctx};
+    attend_batch_backward(c, &dd, at, d);
     tmat_at_mul_acc(xq, w->dq, g->w_q, rq, d, d);         // Inverts: q = xq W_q
     tmat_at_mul_acc(xkv, w->dk, g->w_k, rk, d, d);        // Inverts: k = xkv W_k
     tmat_at_mul_acc(xkv, w->dv, g->w_v, rk, d, d);        // Inverts: v = xkv W_v
@@ -498,7 +511,7 @@ static void attn_backward(const mha_params_t *p, const mha_params_t *g,
 }
 
 // Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
-static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g,
+static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g,
                               const float *x, const float *hid, const float *ds,
                               float *dx, int rows, tf_work_t *w) {
     int d = p->d_model, f = p->d_ff;
@@ -516,7 +529,7 @@ static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g,
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
 // ws: layernorm_scratch_doubles(d) doubles.
-static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g,
+static int ln_backward(const layernorm_params_t *ln, layernorm_params_t *g,
                        const float *s, const float *dy, float *ds, int rows,
                        double *ws) {
     memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
@@ -524,7 +537,7 @@ static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g
                                  LAYERNORM_EPS, ws);
 }
 
-int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
+int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale) {
     int d = c->d_model, v = c->v_tgt, h = c->n_heads;
     int rs = w->b * w->t, rt = w->b * w->u, bad = 0;
@@ -541,7 +554,7 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
     const float *enc = enc_out(c, w);
     for (int l = c->n_dec - 1; l >= 0; l--) {
         const decoder_block_t *blk = &p->dec[l];
-        const decoder_block_t *gb = &g->dec[l];
+        decoder_block_t *gb = &g->dec[l];
         const dec_cache_t *e = &w->dec[l];
         const float *x = l ? w->dec[l - 1].y : w->x_tgt;
         bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt, w->ln_ws);
@@ -549,19 +562,21 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
         ffn_backward_rows(&blk->ffn, &gb->ffn, e->h2, e->hid, w->ds, w->dh, rt, w);
         bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt, w->ln_ws);
         memset(w->dh, 0, (size_t)rt * d * sizeof(float));
-        attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, e->h1, rt, enc, rs,
-                      w->b, w->u, w->t, h, 0, w->ds, w->dh, w->denc, w);
+        const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
+        attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, &cross, w->ds,
+                      w->dh, w->denc, w);
         bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt, w->ln_ws);
         memset(w->dy, 0, (size_t)rt * d * sizeof(float));
-        attn_backward(&blk->self_attn, &gb->self_attn, &e->self, x, rt, x, rt, w->b,
-                      w->u, w->u, h, 1, w->ds, w->dy, w->dy, w);
+        const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
+        attn_backward(&blk->self_attn, &gb->self_attn, &e->self, &self, w->ds, w->dy,
+                      w->dy, w);
     }
     embedding_pos_backward(bt->tgt_in, w->dy, g->emb_tgt, rt, v, d);
     // the encoder, with dLoss/d(encoder output) summed over the decoder blocks
     memcpy(w->dy, w->denc, (size_t)rs * d * sizeof(float));
     for (int l = c->n_enc - 1; l >= 0; l--) {
         const encoder_block_t *blk = &p->enc[l];
-        const encoder_block_t *gb = &g->enc[l];
+        encoder_block_t *gb = &g->enc[l];
         const enc_cache_t *e = &w->enc[l];
         const float *x = l ? w->enc[l - 1].y : w->x_src;
         bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs, w->ln_ws);
@@ -569,8 +584,8 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
         ffn_backward_rows(&blk->ffn, &gb->ffn, e->h1, e->hid, w->ds, w->dh, rs, w);
         bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs, w->ln_ws);
         memset(w->dy, 0, (size_t)rs * d * sizeof(float));
-        attn_backward(&blk->attn, &gb->attn, &e->att, x, rs, x, rs, w->b, w->t, w->t, h,
-                      0, w->ds, w->dy, w->dy, w);
+        const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};
+        attn_backward(&blk->attn, &gb->attn, &e->att, &self, w->ds, w->dy, w->dy, w);
     }
     embedding_pos_backward(bt->src, w->dy, g->emb_src, rs, c->v_src, d);
     return bad ? -1 : 0;
@@ -579,82 +594,111 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
 // ---------------------------------------------------------------------------
 // greedy decoding with a key/value cache
 
-int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
-              const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
-              float *cross, tf_work_t *w) {
-    if (b < 1 || b > c->b_max || t_len < 1 || t_len > c->t_max) return -1;
-    int d = c->d_model, h = c->n_heads, d_k = d / h, v = c->v_tgt, um = c->u_max;
-    int rs = b * t_len;
-    w->b = b, w->t = t_len, w->u = 1;
-    if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
-    encoder_forward(p, c, w, src_mask);
-    const float *enc = enc_out(c, w);
-    for (int l = 0; l < c->n_dec; l++) { // the cross-attention's keys and values, once
+// One greedy decode in progress: its sizes, source mask, cross-attention
+// record, which rows are done, the step t, and the step buffers (B, d) of
+// tf_work_t's step_x: x, q, ctx, s, hh, kk, vv; hid (B, d_ff).
+typedef struct {
+    const tf_config_t *c;
+    tf_work_t *w;
+    const unsigned char *src_mask;
+    float *cross;
+    const int *done;
+    int b, t_len, t;
+    float *x, *q, *ctx, *s, *hh, *kk, *vv, *hid;
+} greedy_t;
+
+// Decoder block l on the newest token of every row (g->x, B rows), in place:
+// its key and value appended to the cache, attention over the t + 1 cached
+// ones, cross-attention over the cached encoder keys and values, the FFN.
+static void greedy_block(const decoder_block_t *blk, int l, const greedy_t *g) {
+    const tf_config_t *c = g->c;
+    tf_work_t *w = g->w;
+    int d = c->d_model, h = c->n_heads, d_k = d / h, um = c->u_max;
+    int b = g->b, t_len = g->t_len, t = g->t;
+    float *x = g->x, *q = g->q, *ctx = g->ctx, *s = g->s, *hh = g->hh, *kk = g->kk;
+    float *vv = g->vv, *cross = g->cross;
+    // causal self-attention: append this token's key and value, attend
+    // over the t + 1 cached ones
+    memset(q, 0, (size_t)3 * b * d * sizeof(float));   // q, ctx, s: zeroed
+    memset(kk, 0, (size_t)2 * b * d * sizeof(float));
+    tmat_mul_acc(x, blk->self_attn.w_q, q, b, d, d);
+    tmat_mul_acc(x, blk->self_attn.w_k, kk, b, d, d);
+    tmat_mul_acc(x, blk->self_attn.w_v, vv, b, d, d);
+    for (int r = 0; r < b; r++) {
+        memcpy(w->ks[l] + ((size_t)r * um + t) * d, kk + (size_t)r * d,
+               (size_t)d * sizeof(float));
+        memcpy(w->vs[l] + ((size_t)r * um + t) * d, vv + (size_t)r * d,
+               (size_t)d * sizeof(float));
+        for (int j = 0; j < h; j++)
+            attend_row(q + (size_t)r * d + j * d_k,
+                       w->ks[l] + (size_t)r * um * d + j * d_k,
+                       w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k, NULL,
+                       w->step_a, ctx + (size_t)r * d + j * d_k);
+    }
+    attn_out_residual(&blk->self_attn, x, ctx, s, b);
+    layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d, LAYERNORM_EPS);
+    // cross-attention over the cached encoder keys and values
+    memset(q, 0, (size_t)2 * b * d * sizeof(float));
+    tmat_mul_acc(hh, blk->cross_attn.w_q, q, b, d, d);
+    for (int r = 0; r < b; r++)
+        for (int j = 0; j < h; j++) {
+            attend_row(q + (size_t)r * d + j * d_k,
+                       w->kc[l] + (size_t)r * t_len * d + j * d_k,
+                       w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len, d_k,
+                       g->src_mask + (size_t)r * t_len, w->step_a,
+                       ctx + (size_t)r * d + j * d_k);
+            if (cross && !g->done[r])
+                memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) * t_len,
+                       w->step_a, (size_t)t_len * sizeof(float));
+        }
+    attn_out_residual(&blk->cross_attn, hh, ctx, s, b);
+    layernorm_forward(s, blk->norm2.gamma, blk->norm2.beta, hh, b, d, LAYERNORM_EPS);
+    ffn_residual(&blk->ffn, hh, g->hid, s, b);
+    layernorm_forward(s, blk->norm3.gamma, blk->norm3.beta, x, b, d, LAYERNORM_EPS);
+}
+
+// The cross-attention's keys and values of every decoder block, once per
+// source: kc[l], vc[l] (B T, d) = enc W_k, enc W_v.
+static void greedy_cross_kv(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
+                            const float *enc, int rs) {
+    int d = c->d_model;
+    for (int l = 0; l < c->n_dec; l++) {
         const mha_params_t *ca = &p->dec[l].cross_attn;
         memset(w->kc[l], 0, (size_t)rs * d * sizeof(float));
         memset(w->vc[l], 0, (size_t)rs * d * sizeof(float));
         tmat_mul_acc(enc, ca->w_k, w->kc[l], rs, d, d);
         tmat_mul_acc(enc, ca->w_v, w->vc[l], rs, d, d);
     }
-    float *x = w->step_x, *q = x + b * d, *ctx = q + b * d, *s = ctx + b * d;
-    float *hh = s + b * d, *kk = hh + b * d, *vv = kk + b * d, *lg = vv + b * d;
-    float *hid = lg + (size_t)b * v;
+}
+
+int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
+              const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
+              float *cross, tf_work_t *w) {
+    if (b < 1 || b > c->b_max || t_len < 1 || t_len > c->t_max) return -1;
+    int d = c->d_model, h = c->n_heads, v = c->v_tgt, um = c->u_max;
+    w->b = b, w->t = t_len, w->u = 1;
+    if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
+    encoder_forward(p, c, w, src_mask);
+    greedy_cross_kv(p, c, w, enc_out(c, w), b * t_len);
     int prev[b], done[b], n_done = 0;
+    greedy_t g = {.c = c, .w = w, .src_mask = src_mask, .cross = cross, .done = done,
+                  .b = b, .t_len = t_len, .x = w->step_x};
+    g.q = g.x + b * d, g.ctx = g.q + b * d, g.s = g.ctx + b * d, g.hh = g.s + b * d;
+    g.kk = g.hh + b * d, g.vv = g.kk + b * d;
+    float *lg = g.vv + b * d;
+    g.hid = lg + (size_t)b * v;
     for (int r = 0; r < b; r++) prev[r] = S2S_BOS, done[r] = 0;
     for (size_t i = 0; i < (size_t)b * um; i++) out[i] = S2S_PAD;
     if (logits) memset(logits, 0, (size_t)b * um * v * sizeof(float));
     if (cross) memset(cross, 0, (size_t)b * c->n_dec * h * um * t_len * sizeof(float));
     for (int t = 0; t < um && n_done < b; t++) {
+        g.t = t;
         for (int r = 0; r < b; r++)   // the newest token, embedded at position t
             embedding_pos_forward(p->emb_tgt, &prev[r], w->pe + (size_t)t * d,
-                                  x + (size_t)r * d, 1, v, d);
-        for (int l = 0; l < c->n_dec; l++) {
-            const decoder_block_t *blk = &p->dec[l];
-            // causal self-attention: append this token's key and value, attend
-            // over the t + 1 cached ones
-            memset(q, 0, (size_t)3 * b * d * sizeof(float));   // q, ctx, s: zeroed
-            memset(kk, 0, (size_t)2 * b * d * sizeof(float));
-            tmat_mul_acc(x, blk->self_attn.w_q, q, b, d, d);
-            tmat_mul_acc(x, blk->self_attn.w_k, kk, b, d, d);
-            tmat_mul_acc(x, blk->self_attn.w_v, vv, b, d, d);
-            for (int r = 0; r < b; r++) {
-                memcpy(w->ks[l] + ((size_t)r * um + t) * d, kk + (size_t)r * d,
-                       (size_t)d * sizeof(float));
-                memcpy(w->vs[l] + ((size_t)r * um + t) * d, vv + (size_t)r * d,
-                       (size_t)d * sizeof(float));
-                for (int j = 0; j < h; j++)
-                    attend_row(q + (size_t)r * d + j * d_k,
-                               w->ks[l] + (size_t)r * um * d + j * d_k,
-                               w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k,
-                               NULL, w->step_a, ctx + (size_t)r * d + j * d_k);
-            }
-            attn_out_residual(&blk->self_attn, x, ctx, s, b);
-            layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d,
-                              LAYERNORM_EPS);
-            // cross-attention over the cached encoder keys and values
-            memset(q, 0, (size_t)2 * b * d * sizeof(float));
-            tmat_mul_acc(hh, blk->cross_attn.w_q, q, b, d, d);
-            for (int r = 0; r < b; r++)
-                for (int j = 0; j < h; j++) {
-                    attend_row(q + (size_t)r * d + j * d_k,
-                               w->kc[l] + (size_t)r * t_len * d + j * d_k,
-                               w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len,
-                               d_k, src_mask + (size_t)r * t_len, w->step_a,
-                               ctx + (size_t)r * d + j * d_k);
-                    if (cross && !done[r])
-                        memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) *
-                                           t_len,
-                               w->step_a, (size_t)t_len * sizeof(float));
-                }
-            attn_out_residual(&blk->cross_attn, hh, ctx, s, b);
-            layernorm_forward(s, blk->norm2.gamma, blk->norm2.beta, hh, b, d,
-                              LAYERNORM_EPS);
-            ffn_residual(&blk->ffn, hh, hid, s, b);
-            layernorm_forward(s, blk->norm3.gamma, blk->norm3.beta, x, b, d,
-                              LAYERNORM_EPS);
-        }
+                                  g.x + (size_t)r * d, 1, v, d);
+        for (int l = 0; l < c->n_dec; l++) greedy_block(&p->dec[l], l, &g);
         tmat_set_rows(lg, p->b_out, b, v);
-        tmat_mul_acc(x, p->w_out, lg, b, d, v);
+        tmat_mul_acc(g.x, p->w_out, lg, b, d, v);
         for (int r = 0; r < b; r++) {
             if (done[r]) continue;
             const float *z = lg + (size_t)r * v;
