@@ -106,6 +106,7 @@ void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, i
 }
 
 void tmat_set_rows(float *y, const float *b, int n, int m) {
+    if (m < 1) return;
     for (int i = 0; i < n; i++) {
         if (b) memcpy(y + (size_t)i * m, b, (size_t)m * sizeof *y);
         else memset(y + (size_t)i * m, 0, (size_t)m * sizeof *y);

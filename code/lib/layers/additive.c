@@ -11,6 +11,7 @@
 
 void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t_len,
                           int b, int k, int a) {
+    if (t_len < 1 || b < 1 || k < 1 || a < 1) return;
     memset(keys, 0, (size_t)t_len * b * a * sizeof *keys);
     tmat_mul_acc(ann, u_a, keys, t_len * b, k, a);
 }
@@ -18,6 +19,7 @@ void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t
 // Inverts: keys = ann U_a.
 void addattn_keys_backward(const float *ann, const float *u_a, const float *dkeys,
                            float *dann, float *du_a, int t_len, int b, int k, int a) {
+    if (t_len < 1 || b < 1 || k < 1 || a < 1) return;
     tmat_mul_bt_acc(dkeys, u_a, dann, t_len * b, k, a);
     tmat_at_mul_acc(ann, dkeys, du_a, t_len * b, k, a);
 }
@@ -28,6 +30,7 @@ void addattn_forward(const addattn_dims_t *d, const float *s, const float *w_a,
                      const unsigned char *mask, const addattn_out_t *o, float *wq) {
     const int t_len = d->t_len, b = d->b, sd = d->sd, k = d->k, a = d->a;
     float *alpha = o->alpha, *c = o->c, *th = o->th;
+    if (t_len < 1 || b < 1 || sd < 1 || k < 1 || a < 1) return;
     memset(wq, 0, (size_t)b * a * sizeof *wq);
     tmat_mul_acc(s, w_a, wq, b, sd, a);                       // wq = s W_a
     for (int i = 0; i < b; i++) {
@@ -66,6 +69,7 @@ void addattn_backward(const addattn_dims_t *d, const float *s, const float *w_a,
     const int t_len = d->t_len, b = d->b, sd = d->sd, k = d->k, a = d->a;
     const float *alpha = fw->alpha, *th = fw->th;
     float *ds = g->ds, *dw_a = g->dw_a, *dv = g->dv, *dkeys = g->dkeys, *dann = g->dann;
+    if (t_len < 1 || b < 1 || sd < 1 || k < 1 || a < 1) return;
     float *de = work, *dwq = work + (size_t)b * t_len;
     memset(dwq, 0, (size_t)b * a * sizeof *dwq);
     for (int i = 0; i < b; i++) {

@@ -9,6 +9,7 @@
 // K = annotation width (2H for a bidirectional encoder), A = attention width.
 // Annotations are time-major: ann (T, B, K), keys (T, B, A); mask (B, T),
 // 1 = visible. A row with no visible position gets alpha = 0 and c = 0.
+// Any size below 1: nothing is read or written.
 #ifndef ADDITIVE_H
 #define ADDITIVE_H
 

@@ -1,6 +1,7 @@
 // embedding.h -- a lookup table of learned vectors, one row per token id.
 //
 // n = number of tokens looked up, V = vocabulary size, E = embedding width.
+// A negative size: the forward passes return -1, the backward passes do nothing.
 #ifndef EMBEDDING_H
 #define EMBEDDING_H
 

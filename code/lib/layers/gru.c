@@ -9,10 +9,12 @@
 #include "base/tmat.h"
 
 long gru_param_count(int d_in, int h) {
+    if (d_in < 1 || h < 1) return 0;
     return 3L * h * d_in + 3L * h * h + 6L * h;
 }
 
 float *gru_bind(gru_params_t *p, float *buf, int d_in, int h) {
+    if (d_in < 1 || h < 1) d_in = h = 0;    // sizes below 1: no parameters
     p->d_in = d_in;
     p->h = h;
     p->w_ih = buf;
@@ -28,6 +30,7 @@ static float sigmoidf(float a) { return 1.0f / (1.0f + expf(-a)); }
 void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
                       float *h_out, float *cache, float *work, int b) {
     int d = p->d_in, hd = p->h, g3 = 3 * hd;
+    if (b < 1 || d < 1 || hd < 1) return;             // nothing to compute
     float *gi = work, *gh = work + (size_t)b * g3;
     tmat_set_rows(gi, p->b_ih, b, g3);
     tmat_mul_acc(x, p->w_ih, gi, b, d, g3);           // gi = x W_ih + b_ih
@@ -53,6 +56,7 @@ void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
                        const float *h, const float *cache, const float *dh_out,
                        float *dx, float *dh, float *work, int b) {
     int d = p->d_in, hd = p->h, g3 = 3 * hd;
+    if (b < 1 || d < 1 || hd < 1) return;
     float *dgi = work, *dgh = work + (size_t)b * g3;
     for (int i = 0; i < b; i++) {
         const float *r = cache + (size_t)i * 4 * hd, *z = r + hd, *n = z + hd;
@@ -96,6 +100,7 @@ void gru_seq_forward(const gru_params_t *p, const gru_seq_t *s, float *work) {
     float *hs = s->hs, *cache = s->cache;
     int t_len = s->t_len, b = s->b, reverse = s->reverse;
     int d = p->d_in, hd = p->h;
+    if (t_len < 1 || b < 1 || d < 1 || hd < 1) return;
     size_t step = (size_t)b * hd;
     for (int k = 0; k < t_len; k++) {
         int t = reverse ? t_len - 1 - k : k;
@@ -124,6 +129,7 @@ void gru_seq_backward(const gru_params_t *p, gru_params_t *g, const gru_seq_t *s
     const unsigned char *mask = s->mask;
     int t_len = s->t_len, b = s->b, reverse = s->reverse;
     int d = p->d_in, hd = p->h;
+    if (t_len < 1 || b < 1 || d < 1 || hd < 1) return;
     size_t step = (size_t)b * hd;
     float *carry = work + (size_t)b * 6 * hd;    // dLoss/dh_t from later steps
     float *dcell = carry + step;                 // the part that enters the cell
@@ -163,6 +169,7 @@ void gru_seq_backward(const gru_params_t *p, gru_params_t *g, const gru_seq_t *s
 void bigru_forward(const gru_params_t *fwd, const gru_params_t *bwd,
                    const bigru_seq_t *s, float *out, float *work) {
     int hd = fwd->h;
+    if (s->t_len < 1 || s->b < 1 || fwd->d_in < 1 || hd < 1) return;
     gru_seq_t f = {s->x, s->mask, NULL, s->hs_f, s->cache_f, s->t_len, s->b, 0};
     gru_seq_t r = {s->x, s->mask, NULL, s->hs_b, s->cache_b, s->t_len, s->b, 1};
     gru_seq_forward(fwd, &f, work);
@@ -178,6 +185,7 @@ void bigru_backward(const gru_params_t *fwd, const gru_params_t *bwd,
                     gru_params_t *gf, gru_params_t *gb, const bigru_seq_t *s,
                     const float *dout, float *dx, float *dsplit, float *work) {
     int hd = fwd->h;
+    if (s->t_len < 1 || s->b < 1 || fwd->d_in < 1 || hd < 1) return;
     size_t rows = (size_t)s->t_len * s->b;
     float *df = dsplit, *db = dsplit + rows * hd;
     for (size_t r = 0; r < rows; r++) {   // Inverts: out = [h_fwd; h_bwd]

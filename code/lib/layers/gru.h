@@ -11,6 +11,8 @@
 // B = batch, T = sequence length, D = input width (d_in), H = hidden width.
 // Sequences are time-major: x (T, B, D), states (T, B, H); masks are (B, T)
 // with 1 = a real token, 0 = padding (a padded step keeps the previous state).
+// Any size below 1 (B, T, D or H): nothing is read or written, and a GRU with
+// D or H below 1 has no parameters (gru_param_count 0).
 #ifndef GRU_H
 #define GRU_H
 
