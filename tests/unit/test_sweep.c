@@ -723,7 +723,8 @@ static void sw_additive(const int *s) {
     addattn_grads_t g = {dq, dw_a, dv, dkeys, dann};
     addattn_backward(&dims, q, w_a, v, ann, &o, c, &g, work);
     addattn_keys_backward(ann, u_a, dkeys, dann, du_a, t, b, k, a);
-    fin(dq, N2(b, k), "ds"); fin(dann, N3(t, b, k), "dann"); fin(du_a, N2(k, a), "du_a");
+    fin(dq, N2(b, k), "ds"); fin(dann, N3(t, b, k), "dann");
+    fin(du_a, N2(k, a), "du_a");
     free(ann); free(u_a); free(keys); free(q); free(w_a); free(v); free(alpha); free(c);
     free(th); free(wq); free(work); free(dq); free(dw_a); free(dv); free(dkeys);
     free(dann); free(du_a); free(mask);
@@ -1158,8 +1159,8 @@ static const sweep_t SWEEP[] = {
         {"gru_param_count gru_bind gru_cell_forward gru_cell_backward gru_seq_forward "
          "gru_seq_backward bigru_forward bigru_backward",
          4, sw_gru},
-        {"addattn_keys_forward addattn_keys_backward addattn_forward addattn_backward", 4,
-         sw_additive},
+        {"addattn_keys_forward addattn_keys_backward addattn_forward addattn_backward",
+         4, sw_additive},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
