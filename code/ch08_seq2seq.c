@@ -561,7 +561,7 @@ typedef struct {
     encoder_block_t enc;
     decoder_block_t dec;
     float *w_out, *b_out;       // (TF_D, V_TGT), (V_TGT,)
-} tf_t;
+} frame_t;
 
 // snippet: sinusoid
 // pos[p][2i] = sin(p / 10000^(2i/d)), pos[p][2i+1] = cos(same): a small local
@@ -577,8 +577,8 @@ static void sinusoid_table(float *pos, int n, int d) {
 // end snippet
 
 // ids (n,) -> x (n, TF_D) = table[ids] * sqrt(d) + pos
-static void tf_embed(const float *table, const float *pos, const int *ids, int n,
-                     float *x) {
+static void frame_embed(const float *table, const float *pos, const int *ids, int n,
+                        float *x) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < TF_D; j++)
             x[i * TF_D + j] = table[ids[i] * TF_D + j] * sqrtf((float)TF_D) +
@@ -586,9 +586,11 @@ static void tf_embed(const float *table, const float *pos, const int *ids, int n
 }
 
 // snippet: transformer_forward
+// Chapter 4's encoder and decoder blocks (layers/block.h), untrained, in this
+// task's frame; chapter 9 trains the whole Transformer (models/transformer.h).
 // One sentence pair: src (m,) with mask (m,), tgt_in (n,) -> logits (n, V_TGT).
-static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask, int m,
-                      const int *tgt_in, int n, float *logits) {
+static int frame_forward(const frame_t *tf, const int *src, const unsigned char *mask,
+                         int m, const int *tgt_in, int n, float *logits) {
     float *x = xfloats(PROG, (size_t)m * TF_D), *enc = xfloats(PROG, (size_t)m * TF_D);
     float *y = xfloats(PROG, (size_t)n * TF_D), *dec = xfloats(PROG, (size_t)n * TF_D);
     unsigned char *self = xmalloc(PROG, (size_t)m * m),
@@ -597,9 +599,9 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
         for (int j = 0; j < m; j++) self[i * m + j] = mask[j];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) cross[i * m + j] = mask[j];
-    tf_embed(tf->emb_src, tf->pos, src, m, x);
+    frame_embed(tf->emb_src, tf->pos, src, m, x);
     int rc = encoder_block_forward(&tf->enc, x, m, self, enc, NULL);
-    tf_embed(tf->emb_tgt, tf->pos, tgt_in, n, y);    // the causal mask is built in
+    frame_embed(tf->emb_tgt, tf->pos, tgt_in, n, y); // the causal mask is built in
     if (rc == 0)
         rc =
             decoder_block_forward(&tf->dec, y, n, enc, m, NULL, cross, dec, NULL, NULL);
@@ -609,7 +611,7 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
 }
 // end snippet
 
-static long tf_new(tf_t *tf, rng_t *rng) {
+static long frame_new(frame_t *tf, rng_t *rng) {
     tf->emb_src = xfloats(PROG, (size_t)V_SRC * TF_D);
     tf->emb_tgt = xfloats(PROG, (size_t)V_TGT * TF_D);
     tf->pos = xfloats(PROG, (size_t)U_MAX * TF_D);
@@ -630,7 +632,7 @@ static long tf_new(tf_t *tf, rng_t *rng) {
            decoder_block_param_count(&tf->dec) + (long)TF_D * V_TGT + V_TGT;
 }
 
-static void tf_free(tf_t *tf) {
+static void frame_free(frame_t *tf) {
     free(tf->emb_src), free(tf->emb_tgt), free(tf->pos), free(tf->w_out);
     free(tf->b_out);
     encoder_block_free(&tf->enc);
@@ -638,8 +640,8 @@ static void tf_free(tf_t *tf) {
 }
 
 static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
-    tf_t tf;
-    long n_tf = tf_new(&tf, rng);
+    frame_t tf;
+    long n_tf = frame_new(&tf, rng);
     // A padded pair of this task's shapes: a test sentence of 9 words padded to
     // MAX_LEN, and its target input (BOS + 9 words).
     int i = first_of_len(&run->test, 9), len = run->test.len[i], m = MAX_LEN,
@@ -656,12 +658,12 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     float *z0 = xfloats(PROG, (size_t)n * V_TGT),
           *z1 = xfloats(PROG, (size_t)n * V_TGT);
     float *z2 = xfloats(PROG, (size_t)n * V_TGT);
-    int rc = tf_forward(&tf, src, mask, m, tin, n, z0);
+    int rc = frame_forward(&tf, src, mask, m, tin, n, z0);
     src[m - 1] = 5;                        // change a padded source word
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z1);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z1);
     src[m - 1] = S2S_PAD;
     tin[n - 1] = tin[n - 1] == 7 ? 8 : 7;  // change the last target input
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z2);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z2);
     double d_pad = mat_max_abs_diff(z0, z1, (size_t)n * V_TGT);
     double d_past = mat_max_abs_diff(z0, z2, (size_t)(n - 1) * V_TGT);
     double d_last = mat_max_abs_diff(z0 + (size_t)(n - 1) * V_TGT,
@@ -690,7 +692,7 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     report_value(r, "tf_heads", "%.0f", TF_HEADS);
     report_value(r, "tf_ff", "%.0f", TF_FF);
     free(z0), free(z1), free(z2);
-    tf_free(&tf);
+    frame_free(&tf);
 }
 
 // ---------------------------------------------------------------------------

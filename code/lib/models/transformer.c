@@ -414,21 +414,36 @@ static int embed(const float *table, const int *ids, const float *pe, float *x, 
     return 0;
 }
 
+// y = LayerNorm(s), s = xq + Attention(xq, xkv): an attention sub-layer over
+// at's rows, keeping q, k, v, the weights and the context in c for backward.
+// key_mask (B, tk) or NULL.
+static void attn_sublayer(const mha_params_t *p, const layernorm_params_t *ln,
+                          att_cache_t *c, const att_call_t *at,
+                          const unsigned char *key_mask, float *s, float *y) {
+    int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
+    project_qkv(p, at->xq, rq, at->xkv, rk, c);
+    attend_batch(c, at->b, at->tq, at->tk, d, at->h, key_mask, at->causal);
+    attn_out_residual(p, at->xq, c->ctx, s, rq);
+    layernorm_forward(s, ln->gamma, ln->beta, y, rq, d, LAYERNORM_EPS);
+}
+
+// y = LayerNorm(s), s = x + FFN(x): the FFN sub-layer over rows, keeping the
+// hidden activations hid (rows, d_ff) for backward.
+static void ffn_sublayer(const ffn_params_t *f, const layernorm_params_t *ln,
+                         const float *x, float *hid, float *s, float *y, int rows) {
+    ffn_residual(f, x, hid, s, rows);
+    layernorm_forward(s, ln->gamma, ln->beta, y, rows, f->d_model, LAYERNORM_EPS);
+}
+
 static void encoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
                             const unsigned char *mask) {
-    int d = c->d_model, rs = w->b * w->t;
     const float *x = w->x_src;
     for (int l = 0; l < c->n_enc; l++) {
         const encoder_block_t *blk = &p->enc[l];
         enc_cache_t *e = &w->enc[l];
-        project_qkv(&blk->attn, x, rs, x, rs, &e->att);
-        attend_batch(&e->att, w->b, w->t, w->t, d, c->n_heads, mask, 0);
-        attn_out_residual(&blk->attn, x, e->att.ctx, e->s1, rs);
-        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rs, d,
-                          LAYERNORM_EPS);
-        ffn_residual(&blk->ffn, e->h1, e->hid, e->s2, rs);
-        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->y, rs, d,
-                          LAYERNORM_EPS);
+        const att_call_t self = {x, x, w->b, w->t, w->t, c->n_heads, 0};
+        attn_sublayer(&blk->attn, &blk->norm1, &e->att, &self, mask, e->s1, e->h1);
+        ffn_sublayer(&blk->ffn, &blk->norm2, e->h1, e->hid, e->s2, e->y, w->b * w->t);
         x = e->y;
     }
 }
@@ -439,24 +454,17 @@ static const float *enc_out(const tf_config_t *c, const tf_work_t *w) {
 
 static void decoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
                             const unsigned char *mask) {
-    int d = c->d_model, rs = w->b * w->t, rt = w->b * w->u;
     const float *x = w->x_tgt, *enc = enc_out(c, w);
     for (int l = 0; l < c->n_dec; l++) {
         const decoder_block_t *blk = &p->dec[l];
         dec_cache_t *e = &w->dec[l];
-        project_qkv(&blk->self_attn, x, rt, x, rt, &e->self);
-        attend_batch(&e->self, w->b, w->u, w->u, d, c->n_heads, NULL, 1);
-        attn_out_residual(&blk->self_attn, x, e->self.ctx, e->s1, rt);
-        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rt, d,
-                          LAYERNORM_EPS);
-        project_qkv(&blk->cross_attn, e->h1, rt, enc, rs, &e->cross);
-        attend_batch(&e->cross, w->b, w->u, w->t, d, c->n_heads, mask, 0);
-        attn_out_residual(&blk->cross_attn, e->h1, e->cross.ctx, e->s2, rt);
-        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->h2, rt, d,
-                          LAYERNORM_EPS);
-        ffn_residual(&blk->ffn, e->h2, e->hid, e->s3, rt);
-        layernorm_forward(e->s3, blk->norm3.gamma, blk->norm3.beta, e->y, rt, d,
-                          LAYERNORM_EPS);
+        const att_call_t self = {x, x, w->b, w->u, w->u, c->n_heads, 1};
+        attn_sublayer(&blk->self_attn, &blk->norm1, &e->self, &self, NULL, e->s1,
+                      e->h1);
+        const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, c->n_heads, 0};
+        attn_sublayer(&blk->cross_attn, &blk->norm2, &e->cross, &cross, mask, e->s2,
+                      e->h2);
+        ffn_sublayer(&blk->ffn, &blk->norm3, e->h2, e->hid, e->s3, e->y, w->b * w->u);
         x = e->y;
     }
 }
@@ -537,6 +545,34 @@ static int ln_backward(const layernorm_params_t *ln, layernorm_params_t *g,
                                  LAYERNORM_EPS, ws);
 }
 
+// Inverts y = LayerNorm(s), s = x + FFN(x): the FFN sub-layer of a block.
+// w->dy (rows, d) = dLoss/dy -> w->dh (rows, d) = dLoss/dx (set, not added);
+// w->ds is scratch. hid: the FFN's hidden activations.
+static int ffn_sublayer_backward(const layernorm_params_t *ln, layernorm_params_t *gln,
+                                 const ffn_params_t *f, ffn_params_t *gf,
+                                 const float *x, const float *s, const float *hid,
+                                 int rows, tf_work_t *w) {
+    int bad = ln_backward(ln, gln, s, w->dy, w->ds, rows, w->ln_ws);
+    memset(w->dh, 0, (size_t)rows * f->d_model * sizeof(float));
+    ffn_backward_rows(f, gf, x, hid, w->ds, w->dh, rows, w);
+    return bad;
+}
+
+// Inverts y = LayerNorm(s), s = xq + Attention(xq, xkv): an attention
+// sub-layer. w->dh (B tq, d) = dLoss/dy -> dxq (set: zeroed first, after w->dh
+// is read) and dxkv (+=; may equal dxq); w->ds is scratch.
+static int attn_sublayer_backward(const layernorm_params_t *ln, layernorm_params_t *gln,
+                                  const mha_params_t *p, mha_params_t *g,
+                                  const att_cache_t *c, const float *s,
+                                  const att_call_t *at, float *dxq, float *dxkv,
+                                  tf_work_t *w) {
+    int rows = at->b * at->tq;
+    int bad = ln_backward(ln, gln, s, w->dh, w->ds, rows, w->ln_ws);
+    memset(dxq, 0, (size_t)rows * p->d_model * sizeof(float));
+    attn_backward(p, g, c, at, w->ds, dxq, dxkv, w);
+    return bad;
+}
+
 int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale) {
     int d = c->d_model, v = c->v_tgt, h = c->n_heads;
@@ -557,19 +593,16 @@ int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
         decoder_block_t *gb = &g->dec[l];
         const dec_cache_t *e = &w->dec[l];
         const float *x = l ? w->dec[l - 1].y : w->x_tgt;
-        bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt, w->ln_ws);
-        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
-        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h2, e->hid, w->ds, w->dh, rt, w);
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt, w->ln_ws);
-        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
+        bad |= ffn_sublayer_backward(&blk->norm3, &gb->norm3, &blk->ffn, &gb->ffn,
+                                     e->h2, e->s3, e->hid, rt, w);
         const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
-        attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, &cross, w->ds,
-                      w->dh, w->denc, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt, w->ln_ws);
-        memset(w->dy, 0, (size_t)rt * d * sizeof(float));
+        bad |= attn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->cross_attn,
+                                      &gb->cross_attn, &e->cross, e->s2, &cross, w->dh,
+                                      w->denc, w);
         const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
-        attn_backward(&blk->self_attn, &gb->self_attn, &e->self, &self, w->ds, w->dy,
-                      w->dy, w);
+        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->self_attn,
+                                      &gb->self_attn, &e->self, e->s1, &self, w->dy,
+                                      w->dy, w);
     }
     embedding_pos_backward(bt->tgt_in, w->dy, g->emb_tgt, rt, v, d);
     // the encoder, with dLoss/d(encoder output) summed over the decoder blocks
@@ -579,13 +612,11 @@ int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
         encoder_block_t *gb = &g->enc[l];
         const enc_cache_t *e = &w->enc[l];
         const float *x = l ? w->enc[l - 1].y : w->x_src;
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs, w->ln_ws);
-        memset(w->dh, 0, (size_t)rs * d * sizeof(float));
-        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h1, e->hid, w->ds, w->dh, rs, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs, w->ln_ws);
-        memset(w->dy, 0, (size_t)rs * d * sizeof(float));
+        bad |= ffn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->ffn, &gb->ffn,
+                                     e->h1, e->s2, e->hid, rs, w);
         const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};
-        attn_backward(&blk->attn, &gb->attn, &e->att, &self, w->ds, w->dy, w->dy, w);
+        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->attn, &gb->attn,
+                                      &e->att, e->s1, &self, w->dy, w->dy, w);
     }
     embedding_pos_backward(bt->src, w->dy, g->emb_src, rs, c->v_src, d);
     return bad ? -1 : 0;
