@@ -21,41 +21,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "base/mat.h"
 #include "base/rng.h"
-#include "layers/block.h"
-#include "base/linear.h"
 #include "program/cli.h"
+#include "program/clock.h"
+#include "program/program.h"
+#include "program/progress.h"
 #include "program/report.h"
 #include "program/xalloc.h"
-#include "train/optim.h"
-#include "train/mirror.h"
-#include "train/seq2seq.h"
+#include "layers/block.h"
+#include "base/linear.h"
+#include "data/mirror.h"
+#include "train/trainer.h"
+#include "models/seq2seq.h"
 
 static const char *PROG = "ch08_seq2seq";
 
 // The task: sentences of MIN_LEN..MAX_LEN distinct words out of N_WORDS.
 enum { N_WORDS = MIRROR_WORDS, MIN_LEN = MIRROR_MIN_LEN, MAX_LEN = MIRROR_MAX_LEN };
 enum { V_SRC = MIRROR_V_SRC, V_TGT = MIRROR_V_TGT, U_MAX = MAX_LEN + 1 };
-enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX, BATCH = 16 };
+enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX,
+       BATCH = 16 };
 #define LR 0.008f
 enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
 #define CLIP_NORM 5.0
 
 typedef struct {
     const char *name;      // "attention" / "baseline"
-    s2s_config_t cfg;
-    long n_params;
-    float *w, *g, *m, *v;  // parameters, gradients, Adam moments
-    s2s_params_t p, gv;
-    s2s_work_t *work;
+    s2s_model_t md;        // config, views into tr's buffers, workspace
+    trainer_t tr;          // parameters, gradients, Adam moments, loss curve
+    const mirror_split_t *val;   // for the trainer's decode score
+    mirror_batch_t *bb;
     // results
-    double train_loss[64], val_loss[64], val_exact[64];
-    int epochs_run;
-    double seconds;
     double decode_seconds;   // greedy decoding of the test split
     double exact, token_acc;
     double bin_exact[N_BINS];
@@ -68,6 +66,8 @@ typedef struct {
     int small;             // --small: a tiny run whose accuracy claims are not checked
     int n_models;          // 2: attention and baseline; 1: --no-attention
     mirror_split_t train, val, test;
+    mirror_batch_t bb;
+    rng_t rng;
     model_t models[2];
 } run_t;
 
@@ -77,60 +77,43 @@ typedef struct {
 // ---------------------------------------------------------------------------
 // the models
 
-static void model_new(model_t *md, const char *name, int attention, const run_t *run,
+static void model_new(model_t *md, const char *name, int attention, run_t *run,
                       rng_t *rng) {
     md->name = name;
-    md->cfg = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb,
-                             .h = run->hidden, .a = run->attn, .attention = attention,
-                             .b_max = EVAL_BATCH, .t_max = MAX_LEN, .u_max = U_MAX};
-    md->n_params = s2s_param_count(&md->cfg);
-    size_t n = (size_t)md->n_params;
-    md->w = xfloats(PROG, n);
-    md->g = xfloats(PROG, n);
-    md->m = xfloats(PROG, n);
-    md->v = xfloats(PROG, n);
-    memset(md->m, 0, n * sizeof(float));
-    memset(md->v, 0, n * sizeof(float));
-    s2s_init(md->w, &md->cfg, rng);
-    s2s_bind(&md->p, md->w, &md->cfg);
-    s2s_bind(&md->gv, md->g, &md->cfg);
-    md->work = s2s_work_new(&md->cfg);
-    if (!md->work) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    s2s_config_t *c = &md->md.cfg;
+    *c = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb, .h = run->hidden,
+                        .a = run->attn, .attention = attention, .b_max = EVAL_BATCH,
+                        .t_max = MAX_LEN, .u_max = U_MAX};
+    trainer_config_t tc = {.epochs = run->epochs, .lr = LR,
+                           .schedule = trainer_lr_linear,
+                           .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                           .clip = CLIP_NORM, .clock = clock_cpu_seconds,
+                           .progress = progress_print, .progress_ctx = (void *)PROG};
+    xok(PROG, trainer_init(&md->tr, &tc, s2s_param_count(c),
+                           mirror_feed_count(run->train.n, BATCH)), "trainer_init");
+    s2s_init(md->tr.w, c, rng);
+    s2s_bind(&md->md.p, md->tr.w, c);
+    s2s_bind(&md->md.g, md->tr.g, c);
+    md->md.work = s2s_work_new(c);
+    xok(PROG, md->md.work ? 0 : -1, "s2s_work_new");
+    md->val = &run->val;
+    md->bb = &run->bb;
     md->test_out = xmalloc(PROG, (size_t)N_TEST * U_MAX * sizeof(int));
     md->test_alpha = xfloats(PROG, (size_t)N_TEST * U_MAX * MAX_LEN);
 }
 
 static void model_free(model_t *md) {
-    free(md->w);
-    free(md->g);
-    free(md->m);
-    free(md->v);
-    s2s_work_free(md->work);
+    trainer_free(&md->tr);
+    s2s_work_free(md->md.work);
     free(md->test_out);
     free(md->test_alpha);
-}
-
-// Mean teacher-forced loss per target token over a split.
-static double split_loss(model_t *md, const mirror_split_t *s, mirror_batch_t *bb) {
-    double sum = 0.0;
-    long count = 0;
-    for (int i = 0; i < s->n; i += EVAL_BATCH) {
-        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH, c;
-        mirror_batch_fill(bb, s, s->order + i, b, 0);
-        sum += s2s_forward(&md->p, &md->cfg, &bb->bt, md->work, &c);
-        count += c;
-    }
-    return sum / (double)count;
 }
 
 // Greedy-decode a split; out (n, U_MAX), alpha (n, U_MAX, MAX_LEN) or NULL, in
 // the split's own order. Returns the exact-match rate; *tok_acc gets the
 // per-token accuracy (target positions, EOS included, predicted right).
-static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t *bb, int *out,
-                           float *alpha, double *tok_acc) {
+static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t *bb,
+                           int *out, float *alpha, double *tok_acc) {
     static int o[EVAL_BATCH * U_MAX];
     static float al[EVAL_BATCH * U_MAX * MAX_LEN];
     long exact = 0, right = 0, total = 0;
@@ -138,8 +121,8 @@ static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t 
         int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH;
         const int *idx = s->order + i;
         mirror_batch_fill(bb, s, idx, b, 0);
-        s2s_greedy(&md->p, &md->cfg, bb->src, bb->mask, b, bb->bt.t_len, o,
-                   alpha ? al : NULL, md->work);
+        s2s_greedy(&md->md.p, &md->md.cfg, bb->src, bb->mask, b, bb->bt.t_len, o,
+                   alpha ? al : NULL, md->md.work);
         for (int r = 0; r < b; r++) {
             int len = s->len[idx[r]], ok = 1;
             for (int j = 0; j <= len; j++) {
@@ -164,70 +147,22 @@ static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t 
     return (double)exact / s->n;
 }
 
-// Processor time of this process: what one core spent, whatever else runs.
-static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
-
-// snippet: train_step
-// One mini-batch: forward, backward, clip, Adam. Returns the summed loss.
-static double train_step(model_t *md, const s2s_batch_t *bt, optim_adam_t *opt,
-                         int *count) {
-    memset(md->g, 0, (size_t)md->n_params * sizeof(float));     // zero once
-    double loss = s2s_forward(&md->p, &md->cfg, bt, md->work, count);
-    s2s_backward(&md->p, &md->gv, &md->cfg, bt, md->work, 1.0f / (float)*count);
-    optim_clip_norm(md->g, (size_t)md->n_params, CLIP_NORM);
-    optim_adam_step(opt, md->w, md->g);
-    return loss;
+// The exact-match rate on the validation split, the trainer's decode score.
+static double val_exact(void *model) {
+    model_t *md = model;
+    return split_decode(md, md->val, md->bb, NULL, NULL, NULL);
 }
-// end snippet
 
-static void train(model_t *md, run_t *run, rng_t *rng, mirror_batch_t *bb) {
-    const mirror_split_t *tr = &run->train;
-    int n_batches = (tr->n + BATCH - 1) / BATCH;
-    int *perm = xmalloc(PROG, (size_t)n_batches * sizeof(int));
-    optim_adam_t opt = {.lr = LR,
-                        .beta1 = 0.9f,
-                        .beta2 = 0.999f,
-                        .eps = 1e-8f,
-                        .m = md->m,
-                        .v = md->v,
-                        .n = (size_t)md->n_params};
-    int tty = isatty(2);
-    double t0 = now_seconds();
-    for (int ep = 0; ep < run->epochs; ep++) {
-        for (int k = 0; k < n_batches; k++) perm[k] = k;
-        for (int k = n_batches - 1; k > 0; k--) {   // batches in a fresh order
-            int j = (int)(rng_next(rng) % (uint64_t)(k + 1)), tmp = perm[k];
-            perm[k] = perm[j];
-            perm[j] = tmp;
-        }
-        double sum = 0.0;
-        long count = 0;
-        for (int k = 0; k < n_batches; k++) {
-            int first = perm[k] * BATCH, c;
-            int b = tr->n - first < BATCH ? tr->n - first : BATCH;
-            mirror_batch_fill(bb, tr, tr->order + first, b, 0);
-            // the learning rate falls linearly to zero over the run
-            opt.lr = LR * (1.0f - (float)(ep * n_batches + k) /
-                                      (float)(run->epochs * n_batches));
-            sum += train_step(md, &bb->bt, &opt, &c);
-            count += c;
-            if (tty && k % 50 == 0)
-                fprintf(stderr, "\r%s: %s epoch %d/%d batch %d/%d loss %.4f %5.1f s ",
-                        PROG, md->name, ep + 1, run->epochs, k, n_batches,
-                        sum / (double)count, now_seconds() - t0);
-        }
-        md->train_loss[ep] = sum / (double)count;
-        md->val_loss[ep] = split_loss(md, &run->val, bb);
-        md->val_exact[ep] = split_decode(md, &run->val, bb, NULL, NULL, NULL);
-        md->epochs_run = ep + 1;
-        if (tty)
-            fprintf(stderr, "\r%s: %s epoch %d/%d loss %.4f val loss %.4f val exact "
-                    "%.3f %5.1f s\n", PROG, md->name, ep + 1, run->epochs,
-                    md->train_loss[ep], md->val_loss[ep], md->val_exact[ep],
-                    now_seconds() - t0);
-    }
-    md->seconds = now_seconds() - t0;
-    free(perm);
+static void train(model_t *md, run_t *run, rng_t *rng) {
+    mirror_feed_t f = {.train = &run->train, .val = &run->val, .batch = BATCH,
+                       .eval_batch = EVAL_BATCH, .src_eos = 0, .bb = &run->bb};
+    trainer_model_t m = {.self = &md->md, .forward = s2s_model_forward,
+                         .backward = s2s_model_backward, .decode = val_exact,
+                         .decode_ctx = md, .label = md->name};
+    trainer_data_t d = {.self = &f, .n_train = mirror_feed_count(f.train->n, f.batch),
+                        .n_val = mirror_feed_count(f.val->n, f.eval_batch),
+                        .train_batch = mirror_feed_train, .val_batch = mirror_feed_val};
+    xok(PROG, trainer_run(&md->tr, &m, &d, rng), "trainer_run");
 }
 
 // ---------------------------------------------------------------------------
@@ -238,7 +173,8 @@ static void print_words(const char *label, const int *ids, int n, int target) {
     int col = printf("%-10s", label);
     for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
         char buf[3];
-        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
+        const char *w =
+            target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
         if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-10s", "");
         col += printf(" %s", w);
         if (ids[i] == S2S_EOS) break;
@@ -253,9 +189,11 @@ static void section_task(report_t *r, const run_t *run) {
     report_section(r, "the task");
     char a[3], b[3], c[3];
     printf("vocabulary: %d source words %s %s ... %s, translated word for word\n",
-           N_WORDS, mirror_src_text(1, a), mirror_src_text(2, b), mirror_src_text(N_WORDS, c));
+           N_WORDS, mirror_src_text(1, a), mirror_src_text(2, b),
+           mirror_src_text(N_WORDS, c));
     printf("into %s %s ... %s; a sentence uses each word at most once.\n",
-           mirror_tgt_text(3, a), mirror_tgt_text(4, b), mirror_tgt_text(N_WORDS + 2, c));
+           mirror_tgt_text(3, a), mirror_tgt_text(4, b),
+           mirror_tgt_text(N_WORDS + 2, c));
     printf("rule: translate every word and reverse the order.\n\n");
     const mirror_split_t *sp[3] = {&run->train, &run->val, &run->test};
     const char *names[3] = {"train", "validation", "test"};
@@ -311,20 +249,20 @@ static void section_models(report_t *r, const run_t *run) {
     for (int q = 0; q < 6; q++) {
         printf("%-34s", rows[q]);
         for (int k = 0; k < run->n_models; k++)
-            printf(" %10ld", q == 3 && !run->models[k].cfg.attention ? 0 : parts[q]);
+            printf(" %10ld", q == 3 && !run->models[k].md.cfg.attention ? 0 : parts[q]);
         printf("\n");
     }
     printf("%-34s", "total");
-    for (int k = 0; k < run->n_models; k++) printf(" %10ld", run->models[k].n_params);
+    for (int k = 0; k < run->n_models; k++) printf(" %10ld", run->models[k].tr.n);
     printf("\n");
     for (int k = 0; k < run->n_models; k++) {
         const model_t *md = &run->models[k];
-        long sum = emb + enc + init + dec + out + (md->cfg.attention ? att : 0);
+        long sum = emb + enc + init + dec + out + (md->md.cfg.attention ? att : 0);
         char label[64];
         snprintf(label, sizeof label, "%s: total == sum of parts", md->name);
-        report_check(r, label, (double)(md->n_params - sum), 0);
-        report_value(r, md->cfg.attention ? "params_attn" : "params_base", "%.0f",
-                     (double)md->n_params);
+        report_check(r, label, (double)(md->tr.n - sum), 0);
+        report_value(r, md->md.cfg.attention ? "params_attn" : "params_base", "%.0f",
+                     (double)md->tr.n);
     }
     report_value(r, "cfg_e", "%.0f", e);
     report_value(r, "cfg_h", "%.0f", h);
@@ -354,11 +292,11 @@ static void section_training(report_t *r, const run_t *run) {
         if (f) fprintf(f, "%d", ep + 1);
         for (int k = 0; k < run->n_models; k++) {
             const model_t *md = &run->models[k];
-            printf("  %8.4f %8.4f %9.3f", md->train_loss[ep], md->val_loss[ep],
-                   md->val_exact[ep]);
+            printf("  %8.4f %8.4f %9.3f", md->tr.train_loss[ep], md->tr.val_loss[ep],
+                   md->tr.val_score[ep]);
             if (f)
-                fprintf(f, " %.5f %.5f %.4f", md->train_loss[ep], md->val_loss[ep],
-                        md->val_exact[ep]);
+                fprintf(f, " %.5f %.5f %.4f", md->tr.train_loss[ep],
+                        md->tr.val_loss[ep], md->tr.val_score[ep]);
         }
         printf("\n");
         if (f) fprintf(f, "\n");
@@ -371,10 +309,10 @@ static void section_training(report_t *r, const run_t *run) {
     report_value(r, "clip", "%.0f", CLIP_NORM);
     for (int k = 0; k < run->n_models; k++) {
         const model_t *md = &run->models[k];
-        report_value(r, md->cfg.attention ? "attn_val_loss" : "base_val_loss", "%.4f",
-                     md->val_loss[last]);
-        report_value(r, md->cfg.attention ? "attn_train_loss" : "base_train_loss",
-                     "%.4f", md->train_loss[last]);
+        report_value(r, md->md.cfg.attention ? "attn_val_loss" : "base_val_loss",
+                     "%.4f", md->tr.val_loss[last]);
+        report_value(r, md->md.cfg.attention ? "attn_train_loss" : "base_train_loss",
+                     "%.4f", md->tr.train_loss[last]);
     }
 }
 
@@ -388,9 +326,9 @@ static void section_test(report_t *r, const run_t *run) {
     for (int k = 0; k < run->n_models; k++) {
         const model_t *md = &run->models[k];
         printf("%-10s %12.4f %16.4f\n", md->name, md->exact, md->token_acc);
-        report_value(r, md->cfg.attention ? "attn_exact" : "base_exact", "%.1f",
+        report_value(r, md->md.cfg.attention ? "attn_exact" : "base_exact", "%.1f",
                      100 * md->exact);
-        report_value(r, md->cfg.attention ? "attn_token" : "base_token", "%.1f",
+        report_value(r, md->md.cfg.attention ? "attn_token" : "base_token", "%.1f",
                      100 * md->token_acc);
     }
     if (run->n_models == 2 && !run->small) {
@@ -404,7 +342,8 @@ static void section_test(report_t *r, const run_t *run) {
 // accuracy against length
 
 // Exact-match rate of md on the test sentences whose length is in [lo, hi].
-static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi, int *n) {
+static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi,
+                       int *n) {
     int right = 0, total = 0, tgt[MAX_LEN];
     for (int i = 0; i < s->n; i++) {
         int len = s->len[i], ok = 1;
@@ -442,7 +381,7 @@ static void section_length(report_t *r, const run_t *run) {
         for (int k = 0; k < run->n_models; k++) {
             printf(" %10.3f", ex[k]);
             if (f) fprintf(f, " %.4f", ex[k]);
-            if (run->models[k].cfg.attention) {
+            if (run->models[k].md.cfg.attention) {
                 lo_attn = ex[k] < lo_attn ? ex[k] : lo_attn;
             } else {
                 if (lo == MIN_LEN) first_base = ex[k];
@@ -474,8 +413,8 @@ static int first_of_len(const mirror_split_t *s, int want) {
     return 0;
 }
 
-static void write_heatmap(report_t *r, const model_t *md, const mirror_split_t *s, int i,
-                          const char *name) {
+static void write_heatmap(report_t *r, const model_t *md, const mirror_split_t *s,
+                          int i, const char *name) {
     FILE *f = report_data(r, name);
     if (!f) return;
     int len = s->len[i], n_out = len + 1;
@@ -622,7 +561,7 @@ typedef struct {
     encoder_block_t enc;
     decoder_block_t dec;
     float *w_out, *b_out;       // (TF_D, V_TGT), (V_TGT,)
-} tf_t;
+} frame_t;
 
 // snippet: sinusoid
 // pos[p][2i] = sin(p / 10000^(2i/d)), pos[p][2i+1] = cos(same): a small local
@@ -638,8 +577,8 @@ static void sinusoid_table(float *pos, int n, int d) {
 // end snippet
 
 // ids (n,) -> x (n, TF_D) = table[ids] * sqrt(d) + pos
-static void tf_embed(const float *table, const float *pos, const int *ids, int n,
-                     float *x) {
+static void frame_embed(const float *table, const float *pos, const int *ids, int n,
+                        float *x) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < TF_D; j++)
             x[i * TF_D + j] = table[ids[i] * TF_D + j] * sqrtf((float)TF_D) +
@@ -647,9 +586,11 @@ static void tf_embed(const float *table, const float *pos, const int *ids, int n
 }
 
 // snippet: transformer_forward
+// Chapter 4's encoder and decoder blocks (layers/block.h), untrained, in this
+// task's frame; chapter 9 trains the whole Transformer (models/transformer.h).
 // One sentence pair: src (m,) with mask (m,), tgt_in (n,) -> logits (n, V_TGT).
-static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask, int m,
-                      const int *tgt_in, int n, float *logits) {
+static int frame_forward(const frame_t *tf, const int *src, const unsigned char *mask,
+                         int m, const int *tgt_in, int n, float *logits) {
     float *x = xfloats(PROG, (size_t)m * TF_D), *enc = xfloats(PROG, (size_t)m * TF_D);
     float *y = xfloats(PROG, (size_t)n * TF_D), *dec = xfloats(PROG, (size_t)n * TF_D);
     unsigned char *self = xmalloc(PROG, (size_t)m * m),
@@ -658,9 +599,9 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
         for (int j = 0; j < m; j++) self[i * m + j] = mask[j];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) cross[i * m + j] = mask[j];
-    tf_embed(tf->emb_src, tf->pos, src, m, x);
+    frame_embed(tf->emb_src, tf->pos, src, m, x);
     int rc = encoder_block_forward(&tf->enc, x, m, self, enc, NULL);
-    tf_embed(tf->emb_tgt, tf->pos, tgt_in, n, y);    // the causal mask is built in
+    frame_embed(tf->emb_tgt, tf->pos, tgt_in, n, y); // the causal mask is built in
     if (rc == 0)
         rc =
             decoder_block_forward(&tf->dec, y, n, enc, m, NULL, cross, dec, NULL, NULL);
@@ -670,17 +611,16 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
 }
 // end snippet
 
-static long tf_new(tf_t *tf, rng_t *rng) {
+static long frame_new(frame_t *tf, rng_t *rng) {
     tf->emb_src = xfloats(PROG, (size_t)V_SRC * TF_D);
     tf->emb_tgt = xfloats(PROG, (size_t)V_TGT * TF_D);
     tf->pos = xfloats(PROG, (size_t)U_MAX * TF_D);
     tf->w_out = xfloats(PROG, (size_t)TF_D * V_TGT);
     tf->b_out = xfloats(PROG, V_TGT);
-    if (encoder_block_alloc(&tf->enc, TF_D, TF_HEADS, TF_FF) ||
-        decoder_block_alloc(&tf->dec, TF_D, TF_HEADS, TF_FF)) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, encoder_block_alloc(&tf->enc, TF_D, TF_HEADS, TF_FF),
+        "encoder_block_alloc");
+    xok(PROG, decoder_block_alloc(&tf->dec, TF_D, TF_HEADS, TF_FF),
+        "decoder_block_alloc");
     rng_fill_normal(rng, tf->emb_src, V_SRC * TF_D, 0, 1.0f / sqrtf(TF_D));
     rng_fill_normal(rng, tf->emb_tgt, V_TGT * TF_D, 0, 1.0f / sqrtf(TF_D));
     sinusoid_table(tf->pos, U_MAX, TF_D);
@@ -692,7 +632,7 @@ static long tf_new(tf_t *tf, rng_t *rng) {
            decoder_block_param_count(&tf->dec) + (long)TF_D * V_TGT + V_TGT;
 }
 
-static void tf_free(tf_t *tf) {
+static void frame_free(frame_t *tf) {
     free(tf->emb_src), free(tf->emb_tgt), free(tf->pos), free(tf->w_out);
     free(tf->b_out);
     encoder_block_free(&tf->enc);
@@ -700,8 +640,8 @@ static void tf_free(tf_t *tf) {
 }
 
 static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
-    tf_t tf;
-    long n_tf = tf_new(&tf, rng);
+    frame_t tf;
+    long n_tf = frame_new(&tf, rng);
     // A padded pair of this task's shapes: a test sentence of 9 words padded to
     // MAX_LEN, and its target input (BOS + 9 words).
     int i = first_of_len(&run->test, 9), len = run->test.len[i], m = MAX_LEN,
@@ -718,12 +658,12 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     float *z0 = xfloats(PROG, (size_t)n * V_TGT),
           *z1 = xfloats(PROG, (size_t)n * V_TGT);
     float *z2 = xfloats(PROG, (size_t)n * V_TGT);
-    int rc = tf_forward(&tf, src, mask, m, tin, n, z0);
+    int rc = frame_forward(&tf, src, mask, m, tin, n, z0);
     src[m - 1] = 5;                        // change a padded source word
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z1);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z1);
     src[m - 1] = S2S_PAD;
     tin[n - 1] = tin[n - 1] == 7 ? 8 : 7;  // change the last target input
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z2);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z2);
     double d_pad = mat_max_abs_diff(z0, z1, (size_t)n * V_TGT);
     double d_past = mat_max_abs_diff(z0, z2, (size_t)(n - 1) * V_TGT);
     double d_last = mat_max_abs_diff(z0 + (size_t)(n - 1) * V_TGT,
@@ -742,17 +682,17 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     report_check_true(r, "... and its own row does change", d_last > 1e-3);
     printf("\n%-34s %10s\n", "model", "parameters");
     for (int k = 0; k < run->n_models; k++)
-        printf("%-34s %10ld\n", run->models[k].cfg.attention
+        printf("%-34s %10ld\n", run->models[k].md.cfg.attention
                                     ? "GRU encoder-decoder + attention"
                                     : "GRU encoder-decoder, no attention",
-               run->models[k].n_params);
+               run->models[k].tr.n);
     printf("%-34s %10ld\n", "Transformer, 1 + 1 blocks", n_tf);
     report_value(r, "params_tf", "%.0f", (double)n_tf);
     report_value(r, "tf_d", "%.0f", TF_D);
     report_value(r, "tf_heads", "%.0f", TF_HEADS);
     report_value(r, "tf_ff", "%.0f", TF_FF);
     free(z0), free(z1), free(z2);
-    tf_free(&tf);
+    frame_free(&tf);
 }
 
 // ---------------------------------------------------------------------------
@@ -762,7 +702,7 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
 static void save_weights(report_t *r, const model_t *md, const char *name) {
     FILE *f = report_data(r, name);
     if (!f) return;
-    fwrite(md->w, sizeof(float), (size_t)md->n_params, f);
+    fwrite(md->tr.w, sizeof(float), (size_t)md->tr.n, f);
     report_data_close(r, f);
 }
 
@@ -771,8 +711,8 @@ static void section_measured(report_t *r, const run_t *run) {
     double total = 0;
     for (int k = 0; k < run->n_models; k++) {
         printf("%-10s %6.1f s for %d epochs\n", run->models[k].name,
-               run->models[k].seconds, run->epochs);
-        total += run->models[k].seconds;
+               run->models[k].tr.seconds, run->epochs);
+        total += run->models[k].tr.seconds;
     }
     printf("%-10s %6.1f s of processor time on one core, -O2, no threads\n", "total",
            total);
@@ -789,67 +729,89 @@ static void section_measured(report_t *r, const run_t *run) {
 }
 
 // ---------------------------------------------------------------------------
+// setting up, training, tearing down
+
+typedef struct {
+    long epochs, hidden, no_attention, small;
+} opts_t;
+
+// The random numbers, the splits and the models (attention first).
+static void run_setup(run_t *run, const opts_t *o, uint64_t seed) {
+    int small = (int)o->small;
+    *run = (run_t){.epochs = small ? 1 : (int)o->epochs,
+                   .hidden = small ? 8 : (int)o->hidden, .emb = 16,
+                   .n_train = small ? 300 : N_TRAIN, .small = small,
+                   .n_models = o->no_attention ? 1 : 2};
+    run->attn = run->hidden;
+    rng_seed(&run->rng, seed);
+    const char *msm = "mirror_split_make";
+    xok(PROG, mirror_split_make(&run->train, run->n_train, 1, &run->rng), msm);
+    xok(PROG, mirror_split_make(&run->val, small ? 100 : N_VAL, 0, &run->rng), msm);
+    xok(PROG, mirror_split_make(&run->test, small ? 200 : N_TEST, 0, &run->rng), msm);
+    if (o->no_attention) {
+        model_new(&run->models[0], "baseline", 0, run, &run->rng);
+    } else {
+        model_new(&run->models[0], "attention", 1, run, &run->rng);
+        model_new(&run->models[1], "baseline", 0, run, &run->rng);
+    }
+}
+
+// Each model in turn: train, decode the test split (timed), save the weights.
+static void run_train(report_t *r, run_t *run) {
+    for (int k = 0; k < run->n_models; k++) {
+        model_t *md = &run->models[k];
+        train(md, run, &run->rng);
+        double t0 = clock_cpu_seconds();
+        md->exact = split_decode(md, &run->test, &run->bb, md->test_out, md->test_alpha,
+                                 &md->token_acc);
+        md->decode_seconds = clock_cpu_seconds() - t0;
+        save_weights(r, md,
+                     md->md.cfg.attention ? "weights_attn.bin" : "weights_base.bin");
+    }
+}
+
+static void run_free(run_t *run) {
+    for (int k = 0; k < run->n_models; k++) model_free(&run->models[k]);
+    mirror_split_free(&run->train);
+    mirror_split_free(&run->val);
+    mirror_split_free(&run->test);
+}
+
+// ---------------------------------------------------------------------------
 // main
 
 int main(int argc, char **argv) {
-    long epochs = 10, hidden = 32, no_attention = 0, small = 0;
+    opts_t o = {.epochs = 10, .hidden = 32};
     const cli_opt_t opts[] = {
         {.name = "--epochs", .meta = "N", .help = "training epochs for each model",
-         .kind = CLI_INT, .ival = &epochs, .min = 1, .max = 64},
+         .kind = CLI_INT, .ival = &o.epochs, .min = 1, .max = TRAINER_MAX_EPOCHS},
         {.name = "--hidden", .meta = "N", .help = "GRU width H (and attention width)",
-         .kind = CLI_INT, .ival = &hidden, .min = 2, .max = 256},
+         .kind = CLI_INT, .ival = &o.hidden, .min = 2, .max = 256},
         {.name = "--no-attention", .help = "train and report only the baseline",
-         .kind = CLI_FLAG, .ival = &no_attention},
+         .kind = CLI_FLAG, .ival = &o.no_attention},
         {.name = "--small", .help = "tiny run for the tests: 1 epoch, H = 8, no claims",
-         .kind = CLI_FLAG, .ival = &small},
+         .kind = CLI_FLAG, .ival = &o.small},
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 8: a seq2seq model with attention, trained in C.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
-    rng_t rng;
-    rng_seed(&rng, cli.seed);
-    run_t run = {.epochs = small ? 1 : (int)epochs, .hidden = small ? 8 : (int)hidden,
-                 .emb = 16, .n_train = small ? 300 : N_TRAIN, .small = (int)small,
-                 .n_models = no_attention ? 1 : 2};
-    run.attn = run.hidden;
-    xok(PROG, mirror_split_make(&run.train, run.n_train, 1, &rng), "mirror_split_make");
-    xok(PROG, mirror_split_make(&run.val, small ? 100 : N_VAL, 0, &rng), "mirror_split_make");
-    xok(PROG, mirror_split_make(&run.test, small ? 200 : N_TEST, 0, &rng), "mirror_split_make");
-    static mirror_batch_t bb;
-    if (no_attention) {
-        model_new(&run.models[0], "baseline", 0, &run, &rng);
-    } else {
-        model_new(&run.models[0], "attention", 1, &run, &rng);
-        model_new(&run.models[1], "baseline", 0, &run, &rng);
-    }
-    for (int k = 0; k < run.n_models; k++) {
-        model_t *md = &run.models[k];
-        train(md, &run, &rng, &bb);
-        double t0 = now_seconds();
-        md->exact = split_decode(md, &run.test, &bb, md->test_out, md->test_alpha,
-                                 &md->token_acc);
-        md->decode_seconds = now_seconds() - t0;
-        save_weights(&r, md,
-                     md->cfg.attention ? "weights_attn.bin" : "weights_base.bin");
-    }
+    int rc = program_start(&cli, &r, argc, argv);
+    if (rc >= 0) return rc;
+    static run_t run;
+    run_setup(&run, &o, cli.seed);
+    run_train(&r, &run);
     section_task(&r, &run);
     section_models(&r, &run);
     section_training(&r, &run);
     section_test(&r, &run);
     section_length(&r, &run);
-    if (!no_attention) {
+    if (!o.no_attention) {
         section_alignment(&r, &run);
         section_examples(&r, &run);
     }
-    section_transformer(&r, &run, &rng);
+    section_transformer(&r, &run, &run.rng);
     section_measured(&r, &run);
-    for (int k = 0; k < run.n_models; k++) model_free(&run.models[k]);
-    mirror_split_free(&run.train);
-    mirror_split_free(&run.val);
-    mirror_split_free(&run.test);
+    run_free(&run);
     return report_close(&r) == 0 ? 0 : 1;
 }

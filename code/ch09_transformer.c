@@ -17,96 +17,81 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "base/rng.h"
 #include "program/cli.h"
+#include "program/clock.h"
 #include "program/program.h"
+#include "program/progress.h"
 #include "program/report.h"
 #include "program/xalloc.h"
-#include "train/mirror.h"
-#include "train/optim.h"
-#include "train/transformer.h"
+#include "data/mirror.h"
+#include "train/trainer.h"
+#include "models/transformer.h"
 
 static const char *PROG = "ch09_transformer";
 
 enum { MAX_LEN = MIRROR_MAX_LEN, MIN_LEN = MIRROR_MIN_LEN, U_MAX = MAX_LEN + 1,
        T_MAX = MAX_LEN + 1 };   // + the source's end marker
 enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX };
-enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1, MAX_EPOCHS = 64 };
+enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1,
+       MAX_EPOCHS = TRAINER_MAX_EPOCHS };
 #define CLIP_NORM 5.0
 
 typedef struct {
-    tf_config_t cfg;
+    tf_model_t md;               // the model: config, views into tr's buffers, scratch
+    trainer_t tr;                // parameters, gradients, Adam moments, loss curve
     int epochs, batch, warmup, small;
     int claims;                  // the book's run: its accuracy claims are checked
     float lr;
     mirror_split_t train, val, test;
-    long n_params;
-    float *w, *g, *m, *v;        // parameters, gradients, Adam moments
-    tf_params_t p, gv;
-    tf_work_t *work;
     mirror_batch_t bb;
+    mirror_feed_t feed;          // train and val as the trainer's batches
+    rng_t rng;
     // results
-    double train_loss[MAX_EPOCHS], val_loss[MAX_EPOCHS], val_exact[MAX_EPOCHS];
-    double seconds, decode_seconds;
+    double decode_seconds;
     long decode_tokens;
     double exact, token_acc;
     int *test_out;               // (N_TEST, U_MAX) greedy outputs
     float *test_cross;           // (N_TEST, n_dec, h, U_MAX, T_MAX) cross-attention
 } run_t;
 
-// Processor time of this process: what one core spent, whatever else runs.
-static double now_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
-
 // ---------------------------------------------------------------------------
 // the model
 
+static double val_exact(void *run);
+
+// The model's buffers (in the trainer), its views and workspace, and the test
+// outputs.
 static void model_new(run_t *run, rng_t *rng) {
-    run->n_params = tf_param_count(&run->cfg);
-    xok(PROG, run->n_params > 0 ? 0 : -1, "tf_param_count");
-    size_t n = (size_t)run->n_params;
-    run->w = xfloats(PROG, n);
-    run->g = xfloats(PROG, n);
-    run->m = xfloats(PROG, n);
-    run->v = xfloats(PROG, n);
-    memset(run->m, 0, n * sizeof(float));
-    memset(run->v, 0, n * sizeof(float));
-    tf_init(run->w, &run->cfg, rng);
-    tf_bind(&run->p, run->w, &run->cfg);
-    tf_bind(&run->gv, run->g, &run->cfg);
-    run->work = tf_work_new(&run->cfg);
-    if (!run->work) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    tf_model_t *md = &run->md;
+    long n = tf_param_count(&md->cfg);
+    // Adam with the paper's betas and epsilon (Vaswani et al., 2017, 5.3)
+    trainer_config_t tc = {.epochs = run->epochs, .lr = run->lr, .warmup = run->warmup,
+                           .schedule = trainer_lr_warmup, .beta1 = 0.9f, .beta2 = 0.98f,
+                           .eps = 1e-9f, .clip = CLIP_NORM, .clock = clock_cpu_seconds,
+                           .progress = progress_print, .progress_ctx = (void *)PROG};
+    run->feed = (mirror_feed_t){.train = &run->train, .val = &run->val,
+                                .batch = run->batch, .eval_batch = EVAL_BATCH,
+                                .src_eos = 1, .bb = &run->bb};
+    xok(PROG,
+        trainer_init(&run->tr, &tc, n, mirror_feed_count(run->train.n, run->batch)),
+        "trainer_init");
+    tf_init(run->tr.w, &md->cfg, rng);
+    tf_bind(&md->p, run->tr.w, &md->cfg);
+    tf_bind(&md->g, run->tr.g, &md->cfg);
+    md->work = tf_work_new(&md->cfg);
+    xok(PROG, md->work ? 0 : -1, "tf_work_new");
     run->test_out = xmalloc(PROG, (size_t)run->test.n * U_MAX * sizeof(int));
-    run->test_cross = xfloats(PROG, (size_t)run->test.n * run->cfg.n_dec *
-                                        run->cfg.n_heads * U_MAX * T_MAX);
+    run->test_cross = xfloats(PROG, (size_t)run->test.n * md->cfg.n_dec *
+                                        md->cfg.n_heads * U_MAX * T_MAX);
 }
 
 static void model_free(run_t *run) {
-    free(run->w);
-    free(run->g);
-    free(run->m);
-    free(run->v);
-    tf_work_free(run->work);
+    trainer_free(&run->tr);
+    tf_work_free(run->md.work);
     free(run->test_out);
     free(run->test_cross);
-}
-
-// Mean teacher-forced loss per target token over a split.
-static double split_loss(run_t *run, const mirror_split_t *s) {
-    double sum = 0.0;
-    long count = 0;
-    for (int i = 0; i < s->n; i += EVAL_BATCH) {
-        int b = s->n - i < EVAL_BATCH ? s->n - i : EVAL_BATCH, c;
-        mirror_batch_fill(&run->bb, s, s->order + i, b, 1);
-        sum += tf_forward(&run->p, &run->cfg, &run->bb.bt, run->work, &c);
-        count += c;
-    }
-    return sum / (double)count;
 }
 
 // Greedy-decode a split; out (n, U_MAX) and cross or NULL, in the split's own
@@ -116,7 +101,7 @@ static double split_loss(run_t *run, const mirror_split_t *s) {
 static double split_decode(run_t *run, const mirror_split_t *s, int *out, float *cross,
                            double *tok_acc, long *tokens) {
     static int o[EVAL_BATCH * U_MAX];
-    const tf_config_t *c = &run->cfg;
+    const tf_config_t *c = &run->md.cfg;
     size_t per = (size_t)c->n_dec * c->n_heads * U_MAX;   // cross rows per sentence
     float *cr = cross ? xfloats(PROG, EVAL_BATCH * per * T_MAX) : NULL;
     long exact = 0, right = 0, total = 0, made = 0;
@@ -125,8 +110,10 @@ static double split_decode(run_t *run, const mirror_split_t *s, int *out, float 
         const int *idx = s->order + i;
         mirror_batch_fill(&run->bb, s, idx, b, 1);
         int t_len = run->bb.bt.t_len;
-        xok(PROG, tf_greedy(&run->p, c, run->bb.src, run->bb.mask, b, t_len, o, NULL, cr,
-                            run->work), "tf_greedy");
+        xok(PROG,
+            tf_greedy(&run->md.p, c, run->bb.src, run->bb.mask, b, t_len, o, NULL, cr,
+                      run->md.work),
+            "tf_greedy");
         for (int r = 0; r < b; r++) {
             int len = s->len[idx[r]], ok = 1;
             for (int j = 0; j <= len; j++) {
@@ -138,7 +125,8 @@ static double split_decode(run_t *run, const mirror_split_t *s, int *out, float 
             total += len + 1;
             exact += ok;
             if (out)
-                memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX, U_MAX * sizeof(int));
+                memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX,
+                       U_MAX * sizeof(int));
             if (cross)
                 for (size_t q = 0; q < per; q++)
                     for (int t = 0; t < T_MAX; t++)
@@ -152,70 +140,21 @@ static double split_decode(run_t *run, const mirror_split_t *s, int *out, float 
     return (double)exact / s->n;
 }
 
-// snippet: schedule
-// The learning rate at step k of n: a linear warm-up over the first w steps
-// (Adam's second-moment estimates start at zero and are noisy: full steps
-// too early send a post-norm Transformer astray), then a linear decay to zero.
-static float learning_rate(float peak, long k, long n, long w) {
-    if (k < w) return peak * (float)(k + 1) / (float)w;
-    return peak * (float)(n - k) / (float)(n - w);
+// The exact-match rate on the validation split, the trainer's decode score.
+static double val_exact(void *run) {
+    run_t *rn = run;
+    return split_decode(rn, &rn->val, NULL, NULL, NULL, NULL);
 }
-// end snippet
-
-// snippet: train_step
-// One mini-batch: forward, backward, clip, Adam. Returns the summed loss.
-static double train_step(run_t *run, optim_adam_t *opt, int *count) {
-    memset(run->g, 0, (size_t)run->n_params * sizeof(float));     // zero once
-    double loss = tf_forward(&run->p, &run->cfg, &run->bb.bt, run->work, count);
-    xok(PROG, tf_backward(&run->p, &run->gv, &run->cfg, &run->bb.bt, run->work,
-                          1.0f / (float)*count), "tf_backward");
-    optim_clip_norm(run->g, (size_t)run->n_params, CLIP_NORM);
-    optim_adam_step(opt, run->w, run->g);
-    return loss;
-}
-// end snippet
 
 static void train(run_t *run, rng_t *rng) {
-    const mirror_split_t *tr = &run->train;
-    int n_batches = (tr->n + run->batch - 1) / run->batch;
-    int *perm = xmalloc(PROG, (size_t)n_batches * sizeof(int));
-    // Adam with the paper's betas and epsilon (Vaswani et al., 2017, 5.3)
-    optim_adam_t opt = {.beta1 = 0.9f, .beta2 = 0.98f, .eps = 1e-9f, .m = run->m,
-                        .v = run->v, .n = (size_t)run->n_params};
-    long total = (long)run->epochs * n_batches, step = 0;
-    int tty = isatty(2);
-    double t0 = now_seconds();
-    for (int ep = 0; ep < run->epochs; ep++) {
-        for (int k = 0; k < n_batches; k++) perm[k] = k;
-        for (int k = n_batches - 1; k > 0; k--) {   // batches in a fresh order
-            int j = (int)(rng_next(rng) % (uint64_t)(k + 1)), tmp = perm[k];
-            perm[k] = perm[j];
-            perm[j] = tmp;
-        }
-        double sum = 0.0;
-        long count = 0;
-        for (int k = 0; k < n_batches; k++, step++) {
-            int first = perm[k] * run->batch, c;
-            int b = tr->n - first < run->batch ? tr->n - first : run->batch;
-            mirror_batch_fill(&run->bb, tr, tr->order + first, b, 1);
-            opt.lr = learning_rate(run->lr, step, total, run->warmup);
-            sum += train_step(run, &opt, &c);
-            count += c;
-            if (tty && k % 50 == 0)
-                fprintf(stderr, "\r%s: epoch %d/%d batch %d/%d loss %.4f %5.1f s ", PROG,
-                        ep + 1, run->epochs, k, n_batches, sum / (double)count,
-                        now_seconds() - t0);
-        }
-        run->train_loss[ep] = sum / (double)count;
-        run->val_loss[ep] = split_loss(run, &run->val);
-        run->val_exact[ep] = split_decode(run, &run->val, NULL, NULL, NULL, NULL);
-        if (tty)
-            fprintf(stderr, "\r%s: epoch %d/%d loss %.4f val loss %.4f val exact %.3f "
-                    "%5.1f s\n", PROG, ep + 1, run->epochs, run->train_loss[ep],
-                    run->val_loss[ep], run->val_exact[ep], now_seconds() - t0);
-    }
-    run->seconds = now_seconds() - t0;
-    free(perm);
+    mirror_feed_t *f = &run->feed;
+    trainer_model_t m = {.self = &run->md, .forward = tf_model_forward,
+                         .backward = tf_model_backward, .decode = val_exact,
+                         .decode_ctx = run};
+    trainer_data_t d = {.self = f, .n_train = mirror_feed_count(f->train->n, f->batch),
+                        .n_val = mirror_feed_count(f->val->n, f->eval_batch),
+                        .train_batch = mirror_feed_train, .val_batch = mirror_feed_val};
+    xok(PROG, trainer_run(&run->tr, &m, &d, rng), "trainer_run");
 }
 
 // ---------------------------------------------------------------------------
@@ -226,7 +165,8 @@ static void print_words(const char *label, const int *ids, int n, int target) {
     char buf[3];
     int col = printf("%-12s", label);
     for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
-        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
+        const char *w =
+            target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
         if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-12s", "") - 1;
         col += printf(" %s", w);
         if (target && ids[i] == S2S_EOS) break;
@@ -238,15 +178,16 @@ static void print_words(const char *label, const int *ids, int n, int target) {
 // the model
 
 static void section_model(report_t *r, const run_t *run) {
-    const tf_config_t *c = &run->cfg;
+    const tf_config_t *c = &run->md.cfg;
     report_section(r, "the model");
     long d = c->d_model, f = c->d_ff;
     long emb = (long)(c->v_src + c->v_tgt) * d;
     long enc = 4 * d * d + d + 2 * d * f + f + d + 4 * d;
     long dec = 8 * d * d + 2 * d + 2 * d * f + f + d + 6 * d;
     long out = d * c->v_tgt + c->v_tgt;
-    printf("d_model %d, %d heads of d_k %d, d_ff %d, %d encoder and %d decoder blocks\n",
-           c->d_model, c->n_heads, c->d_model / c->n_heads, c->d_ff, c->n_enc, c->n_dec);
+    printf(
+        "d_model %d, %d heads of d_k %d, d_ff %d, %d encoder and %d decoder blocks\n",
+        c->d_model, c->n_heads, c->d_model / c->n_heads, c->d_ff, c->n_enc, c->n_dec);
     printf("vocabularies: %d source ids (padding, %d words, </s>), %d target ids\n",
            c->v_src, MIRROR_WORDS, c->v_tgt);
     printf("%-28s %9s\n", "parameters", "count");
@@ -254,16 +195,16 @@ static void section_model(report_t *r, const run_t *run) {
     printf("%-28s %9ld  (%d x %ld)\n", "encoder blocks", c->n_enc * enc, c->n_enc, enc);
     printf("%-28s %9ld  (%d x %ld)\n", "decoder blocks", c->n_dec * dec, c->n_dec, dec);
     printf("%-28s %9ld\n", "output layer", out);
-    printf("%-28s %9ld\n", "total", run->n_params);
+    printf("%-28s %9ld\n", "total", run->tr.n);
     report_check(r, "the parts add up to tf_param_count",
-                 (double)(emb + c->n_enc * enc + c->n_dec * dec + out - run->n_params), 0);
+                 (double)(emb + c->n_enc * enc + c->n_dec * dec + out - run->tr.n), 0);
     report_value(r, "d_model", "%.0f", c->d_model);
     report_value(r, "heads", "%.0f", c->n_heads);
     report_value(r, "d_k", "%.0f", c->d_model / c->n_heads);
     report_value(r, "d_ff", "%.0f", c->d_ff);
     report_value(r, "n_enc", "%.0f", c->n_enc);
     report_value(r, "n_dec", "%.0f", c->n_dec);
-    report_value(r, "params", "%.0f", (double)run->n_params);
+    report_value(r, "params", "%.0f", (double)run->tr.n);
     report_value(r, "params_emb", "%.0f", (double)emb);
     report_value(r, "params_enc", "%.0f", (double)enc);
     report_value(r, "params_dec", "%.0f", (double)dec);
@@ -285,7 +226,7 @@ static double batch_loss(run_t *run, const tf_config_t *c, float *buf, tf_work_t
 static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
     report_section(r, "the gradient check");
     int small = run->small;   // under valgrind: a quarter of the parameters
-    tf_config_t c = {.v_src = run->cfg.v_src, .v_tgt = run->cfg.v_tgt,
+    tf_config_t c = {.v_src = run->md.cfg.v_src, .v_tgt = run->md.cfg.v_tgt,
                      .d_model = small ? 4 : 8, .n_heads = 2, .d_ff = small ? 8 : 16,
                      .n_enc = small ? 1 : 2, .n_dec = small ? 1 : 2, .b_max = 4,
                      .t_max = T_MAX, .u_max = U_MAX};
@@ -303,7 +244,8 @@ static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
     tf_bind(&g, grad, &c);
     int count;
     tf_forward(&p, &c, &run->bb.bt, w, &count);
-    xok(PROG, tf_backward(&p, &g, &c, &run->bb.bt, w, 1.0f / (float)count), "tf_backward");
+    xok(PROG, tf_backward(&p, &g, &c, &run->bb.bt, w, 1.0f / (float)count),
+        "tf_backward");
     double worst = 0.0, worst_abs = 0.0;
     long checked = 0;
     for (long i = 0; i < n; i++) {
@@ -350,11 +292,11 @@ static void section_training(report_t *r, const run_t *run) {
     FILE *f = report_data(r, "loss.dat");
     if (f) fprintf(f, "# epoch train_loss val_loss val_exact\n");
     for (int ep = 0; ep < run->epochs; ep++) {
-        printf("%5d %12.4f %12.4f %12.3f\n", ep + 1, run->train_loss[ep],
-               run->val_loss[ep], run->val_exact[ep]);
+        printf("%5d %12.4f %12.4f %12.3f\n", ep + 1, run->tr.train_loss[ep],
+               run->tr.val_loss[ep], run->tr.val_score[ep]);
         if (f)
-            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, run->train_loss[ep],
-                    run->val_loss[ep], run->val_exact[ep]);
+            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, run->tr.train_loss[ep],
+                    run->tr.val_loss[ep], run->tr.val_score[ep]);
     }
     report_data_close(r, f);
     int last = run->epochs - 1;
@@ -363,12 +305,12 @@ static void section_training(report_t *r, const run_t *run) {
     report_value(r, "lr", "%.4f", run->lr);
     report_value(r, "warmup", "%.0f", run->warmup);
     report_value(r, "steps", "%.0f", (double)run->epochs * n_batches);
-    report_value(r, "train_loss", "%.4f", run->train_loss[last]);
-    report_value(r, "val_loss", "%.4f", run->val_loss[last]);
-    report_value(r, "first_loss", "%.2f", run->train_loss[0]);
+    report_value(r, "train_loss", "%.4f", run->tr.train_loss[last]);
+    report_value(r, "val_loss", "%.4f", run->tr.val_loss[last]);
+    report_value(r, "first_loss", "%.2f", run->tr.train_loss[0]);
     if (run->claims)
         report_check_true(r, "the training loss fell below a tenth of epoch 1's",
-                          run->train_loss[last] < run->train_loss[0] / 10);
+                          run->tr.train_loss[last] < run->tr.train_loss[0] / 10);
 }
 
 // ---------------------------------------------------------------------------
@@ -410,7 +352,8 @@ static void section_length(report_t *r, const run_t *run) {
         int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0, ok = 0;
         if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
         for (int i = 0; i < run->test.n; i++)
-            if (run->test.len[i] >= lo && run->test.len[i] <= hi) n++, ok += exact_one(run, i);
+            if (run->test.len[i] >= lo && run->test.len[i] <= hi)
+                n++, ok += exact_one(run, i);
         double ex = n ? (double)ok / n : 0.0;
         char range[16];
         snprintf(range, sizeof range, "%d-%d", lo, hi);
@@ -431,7 +374,7 @@ static void section_length(report_t *r, const run_t *run) {
 // cross-attention
 
 static const float *cross_row(const run_t *run, int i, int l, int h, int j) {
-    const tf_config_t *c = &run->cfg;
+    const tf_config_t *c = &run->md.cfg;
     return run->test_cross +
            ((((size_t)i * c->n_dec + l) * c->n_heads + h) * U_MAX + j) * T_MAX;
 }
@@ -451,7 +394,7 @@ enum { MAX_OFF = 3 };   // offsets counted: -MAX_OFF..MAX_OFF
 
 static gaze_t head_gaze(const run_t *run, int l, int h) {
     const mirror_split_t *s = &run->test;
-    int h0 = h < 0 ? 0 : h, h1 = h < 0 ? run->cfg.n_heads : h + 1;
+    int h0 = h < 0 ? 0 : h, h1 = h < 0 ? run->md.cfg.n_heads : h + 1;
     double w = 0, hits = 0, near_hits = 0, off[2 * MAX_OFF + 1] = {0};
     long steps = 0;
     for (int i = 0; i < s->n; i++) {
@@ -509,7 +452,7 @@ static void write_heatmap(report_t *r, const run_t *run, int i, int l, int h,
 }
 
 static void section_cross(report_t *r, const run_t *run) {
-    const tf_config_t *c = &run->cfg;
+    const tf_config_t *c = &run->md.cfg;
     report_section(r, "what cross-attention looks at");
     printf("output word j of a sentence of n words translates source word n-1-j.\n");
     printf("per decoder block and head, over the test set: the mean weight on\n");
@@ -571,7 +514,7 @@ static void section_cross(report_t *r, const run_t *run) {
 // teacher-forced forward on the tokens chosen: the same logits, bit for bit.
 static void section_cache(report_t *r, run_t *run) {
     report_section(r, "decoding with the key/value cache");
-    const tf_config_t *c = &run->cfg;
+    const tf_config_t *c = &run->md.cfg;
     enum { N = 20 };
     int n = run->test.n < N ? run->test.n : N, out[N * U_MAX];
     float *lg = xfloats(PROG, (size_t)N * U_MAX * c->v_tgt);
@@ -580,7 +523,8 @@ static void section_cache(report_t *r, run_t *run) {
     unsigned char mask[N * T_MAX];
     memcpy(src, run->bb.src, sizeof(int) * n * t_len);
     memcpy(mask, run->bb.mask, (size_t)n * t_len);
-    xok(PROG, tf_greedy(&run->p, c, src, mask, n, t_len, out, lg, NULL, run->work),
+    xok(PROG,
+        tf_greedy(&run->md.p, c, src, mask, n, t_len, out, lg, NULL, run->md.work),
         "tf_greedy");
     long differ = 0, compared = 0, steps = 0;
     for (int s = 0; s < n; s++) {
@@ -592,10 +536,11 @@ static void section_cache(report_t *r, run_t *run) {
             if (j + 1 < u) tin[j + 1] = tout[j];
         }
         s2s_batch_t one = {.b = 1, .t_len = t_len, .u_len = u, .src = src + s * t_len,
-                           .src_mask = mask + s * t_len, .tgt_in = tin, .tgt_out = tout};
+                           .src_mask = mask + s * t_len, .tgt_in = tin,
+                           .tgt_out = tout};
         int count;
-        tf_forward(&run->p, c, &one, run->work, &count);
-        const float *full = tf_logits(run->work);
+        tf_forward(&run->md.p, c, &one, run->md.work, &count);
+        const float *full = tf_logits(run->md.work);
         for (long k = 0; k < (long)u * c->v_tgt; k++)
             differ += full[k] != lg[(size_t)s * U_MAX * c->v_tgt + k];
         compared += (long)u * c->v_tgt;
@@ -647,20 +592,20 @@ static void section_examples(report_t *r, const run_t *run) {
 static void save_weights(report_t *r, const run_t *run) {
     FILE *f = report_data(r, "weights.bin");
     if (!f) return;
-    fwrite(run->w, sizeof(float), (size_t)run->n_params, f);
+    fwrite(run->tr.w, sizeof(float), (size_t)run->tr.n, f);
     report_data_close(r, f);
 }
 
 static void section_measured(report_t *r, const run_t *run) {
     report_section(r, "measured time");
     printf("training    %6.1f s for %d epochs (processor time, one core, -O2)\n",
-           run->seconds, run->epochs);
+           run->tr.seconds, run->epochs);
     printf("decoding    %6.1f s for %ld tokens of the test set: %.1f us per token\n",
            run->decode_seconds, run->decode_tokens,
            1e6 * run->decode_seconds / (double)run->decode_tokens);
     FILE *f = report_data(r, "measured_time.tsv");
     if (f) {
-        fprintf(f, "train_seconds\t%.1f\n", run->seconds);
+        fprintf(f, "train_seconds\t%.1f\n", run->tr.seconds);
         fprintf(f, "us_per_token\t%.1f\n",
                 1e6 * run->decode_seconds / (double)run->decode_tokens);
         report_data_close(r, f);
@@ -668,84 +613,120 @@ static void section_measured(report_t *r, const run_t *run) {
 }
 
 // ---------------------------------------------------------------------------
+// setting up, training, tearing down
+
+typedef struct {
+    long epochs, small, d_model, heads, layers, warmup;
+    double lr;
+} opts_t;
+
+// The options checked against each other, the random numbers, the splits, the
+// model. Returns 0; 2 after one line on stderr (and r closed) if the options do
+// not fit together.
+static int run_setup(run_t *run, const opts_t *o, report_t *r, uint64_t seed) {
+    if (o->d_model % o->heads) {
+        fprintf(stderr, "%s: --heads %ld does not divide --d-model %ld\n", PROG,
+                o->heads, o->d_model);
+        report_close(r);
+        return 2;
+    }
+    rng_t *rng = &run->rng;
+    rng_seed(rng, seed);
+    int small = (int)o->small, layers = small ? 1 : (int)o->layers;
+    run->small = small;
+    // The claims the chapter makes are about its own run: with other options
+    // the program reports the same tables but does not hold them to it.
+    run->claims = !small && o->epochs == 12 && o->d_model == 32 && o->heads == 4 &&
+                  o->layers == 2 && o->lr == 0.007 && o->warmup == 300;
+    if (!run->claims && !small)
+        fprintf(stderr,
+                "%s: options other than the book's: its accuracy claims are not "
+                "checked\n",
+                PROG);
+    run->epochs = small ? 1 : (int)o->epochs;
+    run->batch = 16;
+    run->lr = (float)o->lr;
+    run->warmup = small ? 10 : (int)o->warmup;
+    // the same splits as chapter 8: same seed, same order of draws
+    const char *msm = "mirror_split_make";
+    xok(PROG, mirror_split_make(&run->train, small ? 300 : N_TRAIN, 1, rng), msm);
+    xok(PROG, mirror_split_make(&run->val, small ? 100 : N_VAL, 0, rng), msm);
+    xok(PROG, mirror_split_make(&run->test, small ? 200 : N_TEST, 0, rng), msm);
+    run->md.cfg = (tf_config_t){.v_src = MIRROR_V_SRC + 1, .v_tgt = MIRROR_V_TGT,
+                                .d_model = small ? 16 : (int)o->d_model,
+                                .n_heads = small ? 4 : (int)o->heads,
+                                .d_ff = small ? 32 : 2 * (int)o->d_model,
+                                .n_enc = layers, .n_dec = layers, .b_max = EVAL_BATCH,
+                                .t_max = T_MAX, .u_max = U_MAX};
+    model_new(run, rng);
+    return 0;
+}
+
+// Train, then decode the test split (timed) and save the weights.
+static void run_train(report_t *r, run_t *run) {
+    train(run, &run->rng);
+    double t0 = clock_cpu_seconds();
+    run->exact = split_decode(run, &run->test, run->test_out, run->test_cross,
+                              &run->token_acc, &run->decode_tokens);
+    run->decode_seconds = clock_cpu_seconds() - t0;
+    save_weights(r, run);
+}
+
+static void run_free(run_t *run) {
+    model_free(run);
+    mirror_split_free(&run->train);
+    mirror_split_free(&run->val);
+    mirror_split_free(&run->test);
+}
+
+// ---------------------------------------------------------------------------
 // main
 
+// The chapter's sections, in the order the book shows them.
+static void run_sections(report_t *r, run_t *run) {
+    section_model(r, run);
+    section_gradients(r, run, &run->rng);
+    run_train(r, run);
+    section_training(r, run);
+    section_test(r, run);
+    section_length(r, run);
+    section_cross(r, run);
+    section_cache(r, run);
+    section_examples(r, run);
+    section_measured(r, run);
+}
+
 int main(int argc, char **argv) {
-    long epochs = 12, small = 0, d_model = 32, heads = 4, layers = 2, warmup = 300;
-    double lr = 0.007;
+    opts_t o = {.epochs = 12, .d_model = 32, .heads = 4, .layers = 2, .warmup = 300,
+                .lr = 0.007};
     const cli_opt_t opts[] = {
         {.name = "--epochs", .meta = "N", .help = "training epochs",
-         .kind = CLI_INT, .ival = &epochs, .min = 1, .max = MAX_EPOCHS},
+         .kind = CLI_INT, .ival = &o.epochs, .min = 1, .max = MAX_EPOCHS},
         {.name = "--d-model", .meta = "N", .help = "width d_model (d_ff = 2 d_model)",
-         .kind = CLI_INT, .ival = &d_model, .min = 4, .max = 256},
-        {.name = "--heads", .meta = "N", .help = "attention heads (must divide d_model)",
-         .kind = CLI_INT, .ival = &heads, .min = 1, .max = 16},
+         .kind = CLI_INT, .ival = &o.d_model, .min = 4, .max = 256},
+        {.name = "--heads", .meta = "N",
+         .help = "attention heads (must divide d_model)", .kind = CLI_INT,
+         .ival = &o.heads, .min = 1, .max = 16},
         {.name = "--layers", .meta = "N", .help = "encoder blocks = decoder blocks",
-         .kind = CLI_INT, .ival = &layers, .min = 1, .max = TF_MAX_LAYERS},
+         .kind = CLI_INT, .ival = &o.layers, .min = 1, .max = TF_MAX_LAYERS},
         {.name = "--lr", .meta = "X", .help = "peak learning rate",
-         .kind = CLI_REAL, .rval = &lr, .min = 1e-5, .max = 0.1},
+         .kind = CLI_REAL, .rval = &o.lr, .min = 1e-5, .max = 0.1},
         {.name = "--warmup", .meta = "N", .help = "warm-up steps",
-         .kind = CLI_INT, .ival = &warmup, .min = 1, .max = 100000},
-        {.name = "--small", .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
-         .kind = CLI_FLAG, .ival = &small},
+         .kind = CLI_INT, .ival = &o.warmup, .min = 1, .max = 100000},
+        {.name = "--small",
+         .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
+         .kind = CLI_FLAG, .ival = &o.small},
     };
     cli_t cli = {.program = PROG,
-                 .summary = "Chapter 9: the Transformer, trained in C on chapter 8's task.",
+                 .summary = "Chapter 9: the Transformer, trained in C on chapter 8's "
+                            "task.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);
     if (rc >= 0) return rc;
-    rng_t rng;
-    rng_seed(&rng, cli.seed);
     static run_t run;
-    run.small = (int)small;
-    // The claims the chapter makes are about its own run: with other options
-    // the program reports the same tables but does not hold them to it.
-    run.claims = !small && epochs == 12 && d_model == 32 && heads == 4 && layers == 2 &&
-                 lr == 0.007 && warmup == 300;
-    run.epochs = small ? 1 : (int)epochs;
-    run.batch = 16;
-    run.lr = (float)lr;
-    run.warmup = small ? 10 : (int)warmup;
-    if (d_model % heads) {
-        fprintf(stderr, "%s: --heads %ld does not divide --d-model %ld\n", PROG, heads,
-                d_model);
-        report_close(&r);
-        return 2;
-    }
-    // the same splits as chapter 8: same seed, same order of draws
-    xok(PROG, mirror_split_make(&run.train, small ? 300 : N_TRAIN, 1, &rng), "mirror_split_make");
-    xok(PROG, mirror_split_make(&run.val, small ? 100 : N_VAL, 0, &rng), "mirror_split_make");
-    xok(PROG, mirror_split_make(&run.test, small ? 200 : N_TEST, 0, &rng), "mirror_split_make");
-    run.cfg = (tf_config_t){.v_src = MIRROR_V_SRC + 1, .v_tgt = MIRROR_V_TGT,
-                            .d_model = small ? 16 : (int)d_model,
-                            .n_heads = small ? 4 : (int)heads,
-                            .d_ff = small ? 32 : 2 * (int)d_model,
-                            .n_enc = small ? 1 : (int)layers,
-                            .n_dec = small ? 1 : (int)layers, .b_max = EVAL_BATCH, .t_max = T_MAX,
-                            .u_max = U_MAX};
-    model_new(&run, &rng);
-    section_model(&r, &run);
-    section_gradients(&r, &run, &rng);
-    train(&run, &rng);
-    double t0 = now_seconds();
-    run.exact = split_decode(&run, &run.test, run.test_out, run.test_cross, &run.token_acc,
-                             &run.decode_tokens);
-    run.decode_seconds = now_seconds() - t0;
-    save_weights(&r, &run);
-    section_training(&r, &run);
-    section_test(&r, &run);
-    section_length(&r, &run);
-    section_cross(&r, &run);
-    section_cache(&r, &run);
-    section_examples(&r, &run);
-    section_measured(&r, &run);
-    if (!run.claims && !run.small)
-        fprintf(stderr, "%s: options other than the book's: its accuracy claims are not "
-                "checked\n", PROG);
-    model_free(&run);
-    mirror_split_free(&run.train);
-    mirror_split_free(&run.val);
-    mirror_split_free(&run.test);
+    if (run_setup(&run, &o, &r, cli.seed) != 0) return 2;
+    run_sections(&r, &run);
+    run_free(&run);
     return report_close(&r) == 0 ? 0 : 1;
 }

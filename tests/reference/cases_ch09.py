@@ -3,8 +3,8 @@ autograd through nn.TransformerEncoderLayer / nn.TransformerDecoderLayer
 (post-norm, dropout 0, ReLU), loaded with the library's weights by reflib's
 helpers. Each case draws dL/dy at random; the reference is autograd of
 sum(dy * y) in float64. Then the trained Transformer's pieces: the embedding
-with positions (train/embedding.h) and the whole encoder-decoder model of
-train/transformer.h (loss, logits and every parameter's gradient) against an
+with positions (layers/embedding.h) and the whole encoder-decoder model of
+models/transformer.h (loss, logits and every parameter's gradient) against an
 equivalent torch model run with the library's weights. The C wrappers are in
 fns_ch09.c."""
 from reflib import *  # noqa: F401,F403
@@ -123,7 +123,7 @@ def ref_embedding_pos_backward(c):
     return grads(embed_pos(table, c.t(1).long()), c.t(2), table)
 
 
-# --- the whole Transformer (train/transformer.h) ------------------------------
+# --- the whole Transformer (models/transformer.h) ------------------------------
 
 TF_INTS = ["b", "t", "u", "vs", "vt", "d", "h", "f", "ne", "nd"]
 

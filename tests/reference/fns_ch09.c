@@ -3,7 +3,7 @@
 // gradients that start from zero: the inputs' first, then every parameter's in
 // the order the forward wrappers of driver.c read them.
 //
-// Then the trained Transformer of train/transformer.h: embedding_pos_forward /
+// Then the trained Transformer of models/transformer.h: embedding_pos_forward /
 // embedding_pos_backward (positions from sinusoidal_table, as the model adds them),
 // and tf_forward / tf_backward on a whole padded batch (the parameters as one flat
 // buffer in tf_bind's layout; the gradient comes back the same way).
@@ -12,9 +12,9 @@
 #include "driver.h"
 #include "layers/block.h"
 #include "layers/block_train.h"
+#include "layers/embedding.h"
 #include "position/sinusoidal.h"
-#include "train/embedding.h"
-#include "train/transformer.h"
+#include "models/transformer.h"
 
 static float *zeroed(call *c, int k) {
     memset(OUT(k), 0, (size_t)c->out_len[k] * sizeof(float));
@@ -124,7 +124,7 @@ FN(embedding_pos_backward) {
     return 0;
 }
 
-// The whole Transformer of train/transformer.h on one padded batch.
+// The whole Transformer of models/transformer.h on one padded batch.
 // ints B, T, U, Vs, Vt, d_model, h, d_ff, n_enc, n_dec; reals scale;
 // ins: the flat parameter buffer (tf_bind's layout), src (B, T), src_mask (B, T),
 // tgt_in (B, U), tgt_out (B, U).

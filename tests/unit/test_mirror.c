@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "train/mirror.h"
+#include "data/mirror.h"
 
 Test(mirror, translate_reverses_and_shifts_ids) {
     int src[4] = {1, 7, 60, 3}, tgt[4];
@@ -49,7 +49,8 @@ Test(mirror, splits_hold_distinct_words_sorted_by_length) {
                 continue;
             }
             cr_assert(id >= 1 && id <= MIRROR_WORDS);
-            for (int u = 0; u < t; u++) cr_assert_neq(id, s.tok[i * MIRROR_MAX_LEN + u]);
+            for (int u = 0; u < t; u++)
+                cr_assert_neq(id, s.tok[i * MIRROR_MAX_LEN + u]);
         }
     }
     cr_assert(mean_odd < mean_even, "log-uniform half not shorter");

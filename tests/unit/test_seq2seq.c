@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "base/rng.h"
-#include "train/seq2seq.h"
+#include "models/seq2seq.h"
 
 enum { B = 3, T = 5, U = 4 };
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "base/rng.h"
-#include "train/tmat.h"
+#include "base/tmat.h"
 
 static void sizes_check(int n, int k, int m) {
     float *x = malloc(sizeof(float) * n * k), *w = malloc(sizeof(float) * k * m);

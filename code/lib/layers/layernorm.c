@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int layernorm_alloc(layernorm_params_t *p, int d) {
     p->d = d;
@@ -49,12 +50,26 @@ int layernorm_forward(const float *x, const float *gamma, const float *beta, flo
 }
 // end snippet
 
+size_t layernorm_scratch_doubles(int d) { return d > 0 ? 2 * (size_t)d : 0; }
+
 int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
                        float *dgamma, float *dbeta, int n, int d, float eps) {
     if (n < 0 || d < 0) return -1;
     if (n == 0 || d == 0) return 0;
-    double *sum_g = calloc(2 * (size_t)d, sizeof(double)), *sum_b = sum_g + d;
-    if (!sum_g) return -1;
+    double *ws = malloc(layernorm_scratch_doubles(d) * sizeof(double));
+    if (!ws) return -1;
+    int rc = layernorm_backward_ws(x, gamma, dy, dx, dgamma, dbeta, n, d, eps, ws);
+    free(ws);
+    return rc;
+}
+
+int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
+                          float *dx, float *dgamma, float *dbeta, int n, int d,
+                          float eps, double *ws) {
+    if (n < 0 || d < 0) return -1;
+    if (n == 0 || d == 0) return 0;
+    double *sum_g = ws, *sum_b = ws + d;
+    memset(ws, 0, layernorm_scratch_doubles(d) * sizeof(double));
     for (int i = 0; i < n; i++) {
         const float *row = x + (size_t)i * d, *g = dy + (size_t)i * d;
         double mean = 0.0, var = 0.0;              // recompute the forward's statistics
@@ -89,6 +104,5 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
         if (dgamma) dgamma[j] += (float)sum_g[j];
         if (dbeta) dbeta[j] += (float)sum_b[j];
     }
-    free(sum_g);
     return 0;
 }

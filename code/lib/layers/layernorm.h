@@ -7,6 +7,8 @@
 #ifndef LAYERNORM_H
 #define LAYERNORM_H
 
+#include <stddef.h>
+
 // torch.nn.LayerNorm's default eps.
 #define LAYERNORM_EPS 1e-5f
 
@@ -40,5 +42,15 @@ int layernorm_forward(const float *x, const float *gamma, const float *beta, flo
 // (torch: autograd through F.layer_norm)
 int layernorm_backward(const float *x, const float *gamma, const float *dy, float *dx,
                         float *dgamma, float *dbeta, int n, int d, float eps);
+
+// Doubles of workspace layernorm_backward_ws needs for width d: 2 d (0 if d < 1).
+size_t layernorm_scratch_doubles(int d);
+
+// layernorm_backward in the caller's workspace ws (layernorm_scratch_doubles(d)
+// doubles, overwritten): never allocates, so it cannot fail inside a training
+// step. Returns 0; -1 for a negative size (nothing accumulated).
+int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
+                          float *dx, float *dgamma, float *dbeta, int n, int d,
+                          float eps, double *ws);
 
 #endif

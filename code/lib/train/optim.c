@@ -9,6 +9,10 @@ void optim_adam_step(optim_adam_t *o, float *w, const float *g) {
     double c1 = 1.0 - pow(o->beta1, (double)o->step);    // bias corrections
     double c2 = 1.0 - pow(o->beta2, (double)o->step);
     float a = (float)(o->lr / c1), s2 = (float)(1.0 / sqrt(c2));
+    if (o->weight_decay != 0.0f) {   // AdamW: decay decoupled from the gradient
+        float keep = 1.0f - o->lr * o->weight_decay;
+        for (size_t i = 0; i < o->n; i++) w[i] *= keep;
+    }
     for (size_t i = 0; i < o->n; i++) {
         // BEGIN SOLUTION
         o->m[i] = o->beta1 * o->m[i] + (1.0f - o->beta1) * g[i];

@@ -16,9 +16,8 @@
 #define SEQ2SEQ_H
 
 #include "base/rng.h"
-#include "train/gru.h"
-
-enum { S2S_PAD = 0, S2S_BOS = 1, S2S_EOS = 2 };
+#include "layers/gru.h"
+#include "data/pairs.h"
 
 typedef struct {
     int v_src, v_tgt, e, h, a;
@@ -46,15 +45,6 @@ void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c);
 // k = 1 / sqrt(H) (PyTorch's GRU default), biases too.
 void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng);
 
-// A batch: src (B, T), src_mask (B, T), tgt_in (B, U) = BOS y_1 ... and
-// tgt_out (B, U) = y_1 ... EOS, padded with S2S_PAD (ignored by the loss).
-typedef struct {
-    int b, t_len, u_len;
-    const int *src;
-    const unsigned char *src_mask;
-    const int *tgt_in, *tgt_out;
-} s2s_batch_t;
-
 typedef struct s2s_work s2s_work_t;   // activations and scratch, opaque
 
 // Allocate the workspace for c's largest batch. NULL if memory ran out.
@@ -69,7 +59,7 @@ double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch
 
 // Gradient of scale * (the summed loss of the last s2s_forward on bt),
 // accumulated into g (a view of a gradient buffer: zero it first).
-void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
+void s2s_backward(const s2s_params_t *p, s2s_params_t *g, const s2s_config_t *c,
                   const s2s_batch_t *bt, s2s_work_t *w, float scale);
 
 // Greedy decoding of a batch: out (B, u_max) token ids, each row ending at its
@@ -81,5 +71,18 @@ void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config
 int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
                const unsigned char *src_mask, int b, int t_len, int *out,
                float *alpha, s2s_work_t *w);
+
+// One model for train/trainer.h: its configuration, its views into the
+// trainer's parameter (w) and gradient (g) buffers, and its workspace.
+typedef struct {
+    s2s_config_t cfg;
+    s2s_params_t p, g;
+    s2s_work_t *work;
+} s2s_model_t;
+
+// trainer_model_t's forward and backward for an s2s_model_t (batch: an
+// s2s_batch_t). backward returns 0.
+double s2s_model_forward(void *model, const void *batch, int *count);
+int s2s_model_backward(void *model, const void *batch, float scale);
 
 #endif

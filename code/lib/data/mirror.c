@@ -1,5 +1,5 @@
 // mirror.c -- the mirror-language task: words, sentences, padded batches.
-#include "train/mirror.h"
+#include "data/mirror.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,8 +87,8 @@ void mirror_split_free(mirror_split_t *s) {
     s->n = 0;
 }
 
-void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx, int b,
-                       int src_eos) {
+void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx,
+                       int b, int src_eos) {
     bb->bt.b = 0;
     if (b < 1 || b > MIRROR_BATCH_MAX) return;
     int longest = 0;
@@ -116,4 +116,27 @@ void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *i
                            .src_mask = bb->mask,
                            .tgt_in = bb->tin,
                            .tgt_out = bb->tout};
+}
+
+int mirror_feed_count(int n, int batch) {
+    return n > 0 && batch > 0 ? (n + batch - 1) / batch : 0;
+}
+
+// Batch k of split s in batches of `batch` sentences, filled into f->bb.
+static const void *feed(const mirror_feed_t *f, const mirror_split_t *s, int batch,
+                        int k) {
+    int first = k * batch;
+    int b = s->n - first < batch ? s->n - first : batch;
+    mirror_batch_fill(f->bb, s, s->order + first, b, f->src_eos);
+    return &f->bb->bt;
+}
+
+const void *mirror_feed_train(void *f, int k) {
+    const mirror_feed_t *mf = f;
+    return feed(mf, mf->train, mf->batch, k);
+}
+
+const void *mirror_feed_val(void *f, int k) {
+    const mirror_feed_t *mf = f;
+    return feed(mf, mf->val, mf->eval_batch, k);
 }

@@ -21,7 +21,7 @@
 
 #include "base/rng.h"
 #include "layers/block.h"
-#include "train/seq2seq.h"
+#include "data/pairs.h"
 
 enum { TF_MAX_LAYERS = 6 };
 
@@ -74,7 +74,7 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 // Gradient of scale * (the summed loss of the last tf_forward on bt),
 // accumulated into g (a view of a gradient buffer: zero it first).
 // Returns 0; -1 if a workspace allocation failed (treat the step as lost).
-int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
+int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale);
 
 // The logits of the last tf_forward: (B, U, Vt), row (b, i) predicting
@@ -93,5 +93,18 @@ const float *tf_logits(const tf_work_t *w);
 int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
               const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
               float *cross, tf_work_t *w);
+
+// One model for train/trainer.h: its configuration, its views into the
+// trainer's parameter (w) and gradient (g) buffers, and its workspace.
+typedef struct {
+    tf_config_t cfg;
+    tf_params_t p, g;
+    tf_work_t *work;
+} tf_model_t;
+
+// trainer_model_t's forward and backward for a tf_model_t (batch: an
+// s2s_batch_t).
+double tf_model_forward(void *model, const void *batch, int *count);
+int tf_model_backward(void *model, const void *batch, float scale);
 
 #endif

@@ -4,13 +4,13 @@
 // alignment is the anti-diagonal: output word j comes from input word n - j.
 //
 // Sentences are MIRROR_MIN_LEN..MIRROR_MAX_LEN distinct words out of
-// MIRROR_WORDS. Ids follow seq2seq.h: 0 is padding in both vocabularies,
+// MIRROR_WORDS. Ids follow data/pairs.h: 0 is padding in both vocabularies,
 // target ids 1 and 2 are BOS and EOS.
 #ifndef MIRROR_H
 #define MIRROR_H
 
 #include "base/rng.h"
-#include "train/seq2seq.h"
+#include "data/pairs.h"
 
 enum { MIRROR_WORDS = 60, MIRROR_MIN_LEN = 4, MIRROR_MAX_LEN = 30 };
 enum {
@@ -63,7 +63,23 @@ typedef struct {
 // (b, T), tgt_in = BOS y_1 .. y_n and tgt_out = y_1 .. y_n EOS (b, T + 1).
 // src_eos: append MIRROR_SRC_EOS to every source (T = longest + 1).
 // b outside 1..MIRROR_BATCH_MAX: nothing is written and bb->bt.b = 0.
-void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx, int b,
-                       int src_eos);
+void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx,
+                       int b, int src_eos);
+
+// The two splits a trainer reads (train/trainer.h's trainer_data_t): training
+// batch k is the sentences order[k*batch ..] of train (the last one shorter),
+// validation batch k those of order[k*eval_batch ..] of val. Each call fills
+// *bb and returns &bb->bt (an s2s_batch_t), valid until the next call.
+typedef struct {
+    const mirror_split_t *train, *val;
+    int batch, eval_batch;       // 1..MIRROR_BATCH_MAX
+    int src_eos;                 // as mirror_batch_fill
+    mirror_batch_t *bb;
+} mirror_feed_t;
+
+// Batches of at most `batch` sentences in a split of n: ceil(n / batch).
+int mirror_feed_count(int n, int batch);
+const void *mirror_feed_train(void *feed, int k);
+const void *mirror_feed_val(void *feed, int k);
 
 #endif
