@@ -31,7 +31,7 @@
 #include "program/report.h"
 #include "program/xalloc.h"
 #include "layers/block.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "data/mirror.h"
 #include "train/trainer.h"
 #include "models/seq2seq.h"

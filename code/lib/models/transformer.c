@@ -10,7 +10,7 @@
 #include "layers/block_train.h"
 #include "layers/embedding.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "position/sinusoidal.h"
 #include "train/xent.h"
 
