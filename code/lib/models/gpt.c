@@ -130,9 +130,11 @@ gpt_work_t *gpt_work_new(const gpt_config_t *c) {
     for (int l = 0; l < c->L; l++) {
         layer_work_t *lw = &w->lw[l];
         lw->x_in = take(&at, N * C), lw->a = take(&at, N * C), lw->rstd1 = take(&at, N);
-        lw->q = take(&at, N * qC), lw->k = take(&at, N * kvC), lw->v = take(&at, N * kvC);
+        lw->q = take(&at, N * qC), lw->k = take(&at, N * kvC);
+        lw->v = take(&at, N * kvC);
         lw->att = take(&at, att), lw->o = take(&at, N * qC);
-        lw->x_mid = take(&at, N * C), lw->h = take(&at, N * C), lw->rstd2 = take(&at, N);
+        lw->x_mid = take(&at, N * C), lw->h = take(&at, N * C);
+        lw->rstd2 = take(&at, N);
         lw->act = take(&at, 3 * N * F);
     }
     w->x_out = take(&at, N * C), w->xf = take(&at, N * C), w->rstdf = take(&at, N);
@@ -222,7 +224,8 @@ static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
     // in the forward pass this was: x_out = x_mid + SwiGLU(RMSNorm(x_mid) n2)
     swiglu_params_t gf = g->layer[l].ffn;                // views into g
     memset(w->dxn, 0, nC);
-    swiglu_backward(&p->layer[l].ffn, &gf, w->dxn, w->dx, lw->h, lw->act, N, w->scratch);
+    swiglu_backward(&p->layer[l].ffn, &gf, w->dxn, w->dx, lw->h, lw->act, N,
+                    w->scratch);
     rmsnorm_backward(w->dx, g->layer[l].n2, w->dxn, lw->x_mid, p->layer[l].n2,
                      lw->rstd2, N, C);                   // dx = dL/dx_mid
     // in the forward pass this was: x_mid = x_in + o W_o
@@ -240,8 +243,8 @@ static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
     memset(w->dq, 0, (size_t)N * qC * sizeof(float));
     memset(w->dk, 0, (size_t)N * kvC * sizeof(float));
     for (int b = 0; b < B; b++) {
-        rope_rows_backward(w->dq + (long)b * T * qC, w->dqr + (long)b * T * qC, T, c->NH,
-                           HS, 0, c->rope_base);
+        rope_rows_backward(w->dq + (long)b * T * qC, w->dqr + (long)b * T * qC, T,
+                           c->NH, HS, 0, c->rope_base);
         rope_rows_backward(w->dk + (long)b * T * kvC, w->dkr + (long)b * T * kvC, T,
                            c->NKV, HS, 0, c->rope_base);
     }
@@ -311,7 +314,8 @@ gpt_cache_t *gpt_cache_new(const gpt_config_t *c) {
     float *at = block;
     for (int l = 0; l < c->L; l++)
         k->k[l] = take(&at, c->T_max * kvC), k->v[l] = take(&at, c->T_max * kvC);
-    k->x = take(&at, C), k->a = take(&at, C), k->h = take(&at, C), k->tmp = take(&at, C);
+    k->x = take(&at, C), k->a = take(&at, C);
+    k->h = take(&at, C), k->tmp = take(&at, C);
     k->q = take(&at, qC), k->o = take(&at, qC);
     k->act = take(&at, 3L * c->F), k->att = take(&at, c->T_max);
     return k;
