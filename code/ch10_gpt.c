@@ -184,6 +184,31 @@ static void model_new(run_t *run) {
     run->scratch = xfloats(PROG, 2 * (size_t)c.V);
 }
 
+// KV cache bytes per token, this model in float32 and Llama 3 8B in bf16
+// (meta-llama/Meta-Llama-3-8B config.json: 32 layers, 32 query heads, 8
+// key/value heads, hidden size 4096 -> head size 128, torch_dtype bfloat16).
+static void print_kv_cache(report_t *r, const gpt_config_t *c) {
+    int HS = c->C / c->NH;
+    long mha = gqa_kv_bytes_per_token(c->L, c->NH, HS, 4);
+    long gqa = gqa_kv_bytes_per_token(c->L, c->NKV, HS, 4);
+    long mqa = gqa_kv_bytes_per_token(c->L, 1, HS, 4);
+    long l_mha = gqa_kv_bytes_per_token(32, 32, 128, 2);
+    long l_gqa = gqa_kv_bytes_per_token(32, 8, 128, 2);
+    long l_mqa = gqa_kv_bytes_per_token(32, 1, 128, 2);
+    printf("KV cache bytes per token:  %12s %12s %12s\n", "MHA", "GQA", "MQA");
+    printf("  this model (float32)     %12ld %12ld %12ld\n", mha, gqa, mqa);
+    printf("  Llama 3 8B (bf16)        %12ld %12ld %12ld\n", l_mha, l_gqa, l_mqa);
+    report_value(r, "kv_mha", "%.0f", (double)mha);
+    report_value(r, "kv_gqa", "%.0f", (double)gqa);
+    report_value(r, "kv_mqa", "%.0f", (double)mqa);
+    report_value(r, "llama_kib_mha", "%.0f", l_mha / 1024.0);
+    report_value(r, "llama_kib_gqa", "%.0f", l_gqa / 1024.0);
+    report_value(r, "llama_kib_mqa", "%.0f", l_mqa / 1024.0);
+    // one sequence at Llama 3's context of 8192 tokens
+    report_value(r, "llama_gib_gqa", "%.0f", 8192.0 * l_gqa / (1 << 30));
+    report_value(r, "llama_gib_mha", "%.0f", 8192.0 * l_mha / (1 << 30));
+}
+
 static void section_model(report_t *r, run_t *run) {
     report_section(r, "the model");
     const gpt_config_t *c = &run->md.cfg;
@@ -203,18 +228,13 @@ static void section_model(report_t *r, run_t *run) {
     report_check(r, "the table adds up to gpt_param_count",
                  (double)(emb + c->L * (qkvo + ffn + norms) + c->C - total), 0.0);
     report_value(r, "params", "%.0f", (double)total);
-    // KV cache bytes per token, this model in float32 and Llama 3 8B in bf16
-    // (meta-llama/Meta-Llama-3-8B config.json: 32 layers, 32 query heads, 8
-    // key/value heads, hidden size 4096 -> head size 128, torch_dtype bfloat16)
-    printf("KV cache bytes per token:  %12s %12s %12s\n", "MHA", "GQA", "MQA");
-    printf("  this model (float32)     %12ld %12ld %12ld\n",
-           gqa_kv_bytes_per_token(c->L, c->NH, HS, 4),
-           gqa_kv_bytes_per_token(c->L, c->NKV, HS, 4),
-           gqa_kv_bytes_per_token(c->L, 1, HS, 4));
-    printf("  Llama 3 8B (bf16)        %12ld %12ld %12ld\n",
-           gqa_kv_bytes_per_token(32, 32, 128, 2),
-           gqa_kv_bytes_per_token(32, 8, 128, 2),
-           gqa_kv_bytes_per_token(32, 1, 128, 2));
+    report_value(r, "params_emb", "%.0f", (double)emb);
+    report_value(r, "params_block", "%.0f", (double)(qkvo + ffn + norms));
+    const char *keys[] = {"cfg_V", "cfg_C", "cfg_L", "cfg_NH", "cfg_NKV", "cfg_HS",
+                          "cfg_F", "cfg_T"};
+    const int vals[] = {c->V, c->C, c->L, c->NH, c->NKV, HS, c->F, c->T_max};
+    for (int i = 0; i < 8; i++) report_value(r, keys[i], "%.0f", vals[i]);
+    print_kv_cache(r, c);
 }
 
 // Directional finite difference of the summed loss of bt along u on the slice
@@ -275,6 +295,7 @@ static void section_gradients(report_t *r, rng_t *rng) {
         printf("%-32s %12.5f %12.5f %10.2e\n", part[i].name, an, nu, rel);
     }
     report_check(r, "backward == finite differences (relative)", worst, 1e-2);
+    report_value(r, "grad_worst", "%.1e", worst);
     gpt_work_free(m.work);
     free(w), free(g), free(u);
 }
@@ -353,7 +374,7 @@ static void section_training(report_t *r, run_t *run) {
            "warm-up %ld steps then cosine, clip %.1f\n", run->o.rounds, run->o.steps,
            run->bt.B, run->bt.T, run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
-    FILE *f = report_data(r, "ch10_loss.dat");
+    FILE *f = report_data(r, "loss.dat");
     if (f) fprintf(f, "# step train_loss held_loss (nats per token)\n");
     for (int e = 0; e < t->epochs_run; e++) {
         printf("%6d %8ld %14.4f %14.4f\n", e + 1, (e + 1) * run->o.steps,
@@ -366,6 +387,12 @@ static void section_training(report_t *r, run_t *run) {
     int last = t->epochs_run - 1;
     report_check_true(r, "the held-out loss fell during training",
                       t->val_loss[last] < t->val_loss[0]);
+    report_value(r, "held_first", "%.2f", t->val_loss[0]);
+    report_value(r, "held_last", "%.2f", t->val_loss[last]);
+    report_value(r, "train_last", "%.2f", t->train_loss[last]);
+    report_value(r, "lr", "%g", run->o.lr);
+    report_value(r, "batch", "%.0f", run->bt.B);
+    report_value(r, "warmup", "%.0f", (double)run->o.steps);
     report_value(r, "train_steps", "%.0f", (double)(run->o.steps * run->o.rounds));
     report_value(r, "train_tokens_seen", "%.0f",
                  (double)(run->o.steps * run->o.rounds * run->bt.B * run->bt.T));
@@ -506,6 +533,7 @@ static void section_generation(report_t *r, run_t *run) {
     }
     printf("KV cache against full recomputation, %d positions x %d logits:\n", n, c->V);
     report_check(r, "max |logit difference|", worst, 0.0);
+    report_value(r, "cache_positions", "%.0f", n);
     gpt_cache_free(k);
     free(out);
 }
@@ -536,6 +564,7 @@ static void section_measured(report_t *r, run_t *run) {
            "recomputing (%.1fx)\n", n, n / cached, n / full, full / cached);
     report_value(r, "measured_train_seconds", "%.1f", run->train_cpu);
     report_value(r, "measured_train_tok_s", "%.0f", tokens / run->train_cpu);
+    report_value(r, "measured_cache_speedup", "%.1f", full / cached);
     gpt_cache_free(k);
 }
 
@@ -582,7 +611,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
                                  .ival = v, .min = lo, .max = hi}
 #define REAL(n, m, h, v, lo, hi) {.name = n, .meta = m, .help = h, .kind = CLI_REAL, \
                                   .rval = v, .min = lo, .max = hi}
-    static cli_opt_t opts[12];
+    static cli_opt_t opts[14];
     const cli_opt_t all[] = {
         OPT("--vocab", "N", "BPE vocabulary size", &o->vocab, 257, 4096),
         OPT("--width", "N", "model width C", &o->width, 8, 512),
@@ -592,6 +621,8 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
             1, 64),
         OPT("--rounds", "N", "rounds (held-out loss after each)", &o->rounds, 1, 64),
         OPT("--steps", "N", "steps per round (also the warm-up)", &o->steps, 1, 100000),
+        OPT("--batch", "N", "sequences per step", &o->batch, 1, 256),
+        OPT("--context", "N", "context length T in tokens", &o->ctx, 4, 1024),
         OPT("--top-k", "N", "sampling: keep the k most probable", &o->top_k, 0, 4096),
         REAL("--lr", "X", "peak learning rate", &o->lr, 1e-5, 0.1),
         REAL("--temperature", "X", "sampling temperature", &o->temperature, 0.0, 10.0),
@@ -604,7 +635,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
     memcpy(opts, all, sizeof all);
     *cli = (cli_t){.program = PROG,
                    .summary = "Chapter 10: a tiny GPT trained on real text.",
-                   .opts = opts, .n_opts = 12, .seed = 10, .check = check_opts};
+                   .opts = opts, .n_opts = 14, .seed = 10, .check = check_opts};
     int rc = program_start(cli, r, argc, argv);
     if (rc < 0 && o->small)
         o->vocab = 300, o->width = 16, o->layers = 1, o->rounds = 2, o->steps = 3;

@@ -41,13 +41,10 @@ long swiglu_scratch_floats(const swiglu_params_t *p, int N) {
 }
 
 // snippet: swiglu_backward
-void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
-                     const float *dout, const float *x, const float *act, int N,
-                     float *scratch) {
+// dL/da and dL/db (N, F) from dout (N, C), through h W_2 and h = SiLU(a) b.
+static void gate_backward(const swiglu_params_t *p, float *da, float *db,
+                          const float *dout, const float *a, const float *b, int N) {
     int C = p->C, F = p->F;
-    if (N <= 0 || C < 0 || F < 0) return;
-    const float *a = act, *b = act + (long)N * F, *h = b + (long)N * F;
-    float *da = scratch, *db = scratch + (long)N * F;     // (N, F) each
     for (long n = 0; n < N; n++) {
         const float *dout_n = dout + n * C;
         for (long f = 0; f < F; f += 4) {
@@ -78,6 +75,46 @@ void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
             }
         }
     }
+}
+
+// dx (N, C) += da W_1^T + db W_3^T.
+static void input_backward(const swiglu_params_t *p, float *dx, const float *da,
+                           const float *db, int N) {
+    int C = p->C, F = p->F;
+    for (long n = 0; n < N; n++)          // dx = da W_1^T + db W_3^T
+        for (int c = 0; c < C; c += 4) {
+            int q = C - c < 4 ? C - c : 4;      // four sums at once, each in order
+            double sx[4] = {0.0, 0.0, 0.0, 0.0};
+            const float *w1 = p->w1 + (long)c * F, *w3 = p->w3 + (long)c * F;
+            const float *da_n = da + n * F, *db_n = db + n * F;
+            if (q == 4) {
+                double s0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+                for (int f = 0; f < F; f++) {
+                    double u = da_n[f], v = db_n[f];
+                    s0 += (double)w1[f] * u + (double)w3[f] * v;
+                    t1 += (double)w1[F + f] * u + (double)w3[F + f] * v;
+                    t2 += (double)w1[2L * F + f] * u + (double)w3[2L * F + f] * v;
+                    t3 += (double)w1[3L * F + f] * u + (double)w3[3L * F + f] * v;
+                }
+                sx[0] = s0, sx[1] = t1, sx[2] = t2, sx[3] = t3;
+            } else {
+                for (int f = 0; f < F; f++)
+                    for (int j = 0; j < q; j++)
+                        sx[j] += (double)w1[(long)j * F + f] * da_n[f] +
+                                 (double)w3[(long)j * F + f] * db_n[f];
+            }
+            for (int j = 0; j < q; j++) dx[n * C + c + j] += (float)sx[j];
+        }
+}
+
+void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
+                     const float *dout, const float *x, const float *act, int N,
+                     float *scratch) {
+    int C = p->C, F = p->F;
+    if (N <= 0 || C < 0 || F < 0) return;
+    const float *a = act, *b = act + (long)N * F, *h = b + (long)N * F;
+    float *da = scratch, *db = scratch + (long)N * F;     // (N, F) each
+    gate_backward(p, da, db, dout, a, b, N);
     // The weight gradients sum over the rows n, in order, in double; a block
     // of SB sums is kept at once so that the innermost loop runs along a row.
     enum { SB = SWIGLU_SB };
@@ -104,29 +141,6 @@ void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
                 g->w3[(long)c * F + f0 + j] += (float)s3[j];     // accumulates
             }
         }
-    for (long n = 0; n < N && dx; n++)          // dx = da W_1^T + db W_3^T
-        for (int c = 0; c < C; c += 4) {
-            int q = C - c < 4 ? C - c : 4;      // four sums at once, each in order
-            double sx[4] = {0.0, 0.0, 0.0, 0.0};
-            const float *w1 = p->w1 + (long)c * F, *w3 = p->w3 + (long)c * F;
-            const float *da_n = da + n * F, *db_n = db + n * F;
-            if (q == 4) {
-                double s0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-                for (int f = 0; f < F; f++) {
-                    double u = da_n[f], v = db_n[f];
-                    s0 += (double)w1[f] * u + (double)w3[f] * v;
-                    t1 += (double)w1[F + f] * u + (double)w3[F + f] * v;
-                    t2 += (double)w1[2L * F + f] * u + (double)w3[2L * F + f] * v;
-                    t3 += (double)w1[3L * F + f] * u + (double)w3[3L * F + f] * v;
-                }
-                sx[0] = s0, sx[1] = t1, sx[2] = t2, sx[3] = t3;
-            } else {
-                for (int f = 0; f < F; f++)
-                    for (int j = 0; j < q; j++)
-                        sx[j] += (double)w1[(long)j * F + f] * da_n[f] +
-                                 (double)w3[(long)j * F + f] * db_n[f];
-            }
-            for (int j = 0; j < q; j++) dx[n * C + c + j] += (float)sx[j];
-        }
+    if (dx) input_backward(p, dx, da, db, N);
 }
 // end snippet
