@@ -542,7 +542,7 @@ static void section_generation(report_t *r, run_t *run) {
 // measured
 
 static void section_measured(report_t *r, run_t *run) {
-    report_section(r, "measured (CPU time; varies by machine and load)");
+    report_section(r, "measured (CPU time)");
     double tokens = (double)run->o.steps * run->o.rounds * run->bt.B * run->bt.T;
     printf("training: %.1f s CPU for %.0f tokens, %.0f tokens/s (with held-out "
            "passes)\n", run->train_cpu, tokens, tokens / run->train_cpu);
@@ -643,8 +643,8 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    static run_t run = {.o = {.vocab = 512, .width = 64, .layers = 4, .heads = 4,
-                              .kv_heads = 2, .rounds = 12, .steps = 25, .batch = 8,
+    static run_t run = {.o = {.vocab = 512, .width = 64, .layers = 2, .heads = 4,
+                              .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 2,
                               .ctx = 64, .lr = 3e-3, .temperature = 0.8, .top_p = 0.9,
                               .top_k = 40}};
     cli_t cli;

@@ -113,7 +113,8 @@ int gpt_cache_step(const gpt_params_t *p, const gpt_config_t *c, gpt_cache_t *k,
 // largest logit, the smallest id on ties); otherwise softmax(logits / temp),
 // keeping only the top_k most probable (top_k <= 0: all), then the smallest
 // set of those whose probability reaches top_p (top_p >= 1: all), and draws
-// from what is left with rng. scratch: 2 V floats. Returns the token id.
+// from what is left with rng. scratch: 2 V floats (rng and scratch are
+// not used, and may be NULL, when greedy). Returns the token id.
 int gpt_sample(const float *logits, int V, float temperature, int top_k, float top_p,
                rng_t *rng, float *scratch);
 
