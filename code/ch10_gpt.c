@@ -486,11 +486,17 @@ static int generate(run_t *run, gpt_cache_t *k, const int *prompt, int np, int n
     return len;
 }
 
+// Print tokens as text; a byte that is not printable ASCII, a newline or a
+// tab (an untrained model can pick any) is printed as \xNN.
 static void print_tokens(const run_t *run, const int *tok, int n) {
     for (int i = 0; i < n; i++) {
         int len;
         const unsigned char *b = bpe_token(&run->bpe, tok[i], &len);
-        fwrite(b, 1, (size_t)len, stdout);
+        for (int j = 0; j < len; j++)
+            if ((b[j] >= 32 && b[j] < 127) || b[j] == '\n' || b[j] == '\t')
+                putchar(b[j]);
+            else
+                printf("\\x%02x", b[j]);
     }
     putchar('\n');
 }
