@@ -81,7 +81,7 @@ static int read_corpus(run_t *run) {
     if (!path || !*path) path = CORPUS_PATH;
     int rc = corpus_read(&run->corpus, path, CORPUS_BYTES, CORPUS_FNV1A64);
     if (rc != CORPUS_OK) {
-        fprintf(stderr, "%s: %s: %s (install Debian's fortunes package)\n", PROG, path,
+        fprintf(stderr, "%s: %s: %s\n", PROG, path,
                 corpus_error(rc));
         return 2;
     }
@@ -93,10 +93,10 @@ static void section_text(report_t *r, run_t *run) {
     const corpus_t *c = &run->corpus;
     xok(PROG, corpus_split(c, HELD_FRACTION, 1, &run->split), "corpus_split");
     const corpus_split_t *s = &run->split;
-    printf("file: %s, %zu bytes, FNV-1a 64 %016llx, %d records\n", CORPUS_PATH, c->n,
+    printf("file: %s\n%zu bytes, FNV-1a 64 %016llx, %d records\n", CORPUS_PATH, c->n,
            (unsigned long long)c->fnv, c->n_records);
-    printf("split by record (seed 1): training %zu bytes (%d records), held out %zu "
-           "bytes (%d records)\n", s->n_train, s->train_records, s->n_held,
+    printf("split by record (seed 1):\n  training %zu bytes (%d records)\n  held out "
+           "%zu bytes (%d records)\n", s->n_train, s->train_records, s->n_held,
            s->held_records);
     report_check_true(r, "size and checksum equal the pinned values",
                       (long)c->n == CORPUS_BYTES && c->fnv == CORPUS_FNV1A64);
@@ -151,13 +151,15 @@ static void section_tokens(report_t *r, run_t *run) {
     const char *words[] = {"12345 + 67890 = 80235", "receive recieve"};
     for (int i = 0; i < 2; i++) {
         long n = bpe_encode(b, (const unsigned char *)words[i], strlen(words[i]), all);
-        printf("'%s' -> %ld tokens:", words[i], n);
-        for (long j = 0; j < n; j++) {
+        printf("'%s' -> %ld tokens:\n   ", words[i], n);
+        for (long j = 0, col = 3; j < n; j++) {
             int len;
             const unsigned char *t = bpe_token(b, all[j], &len);
+            if (col + len + 3 > 76) printf("\n   "), col = 3;
             printf(" '");
             print_escaped(t, len);
             putchar('\'');
+            col += len + 3;
         }
         putchar('\n');
     }
@@ -213,8 +215,9 @@ static void section_model(report_t *r, run_t *run) {
     report_section(r, "the model");
     const gpt_config_t *c = &run->md.cfg;
     int HS = c->C / c->NH;
-    printf("V %d, C %d, L %d, NH %d query heads, NKV %d key/value heads, HS %d, F %d, "
-           "context T %d\n", c->V, c->C, c->L, c->NH, c->NKV, HS, c->F, c->T_max);
+    printf("V %d, C %d, L %d, NH %d query heads, NKV %d key/value heads,\n"
+           "HS %d, F %d, context T %d\n", c->V, c->C, c->L, c->NH, c->NKV, HS, c->F,
+           c->T_max);
     long qkvo = (long)c->C * c->NH * HS * 2 + 2L * c->C * c->NKV * HS;
     long ffn = 3L * c->C * c->F, norms = 2L * c->C;
     long emb = (long)c->V * c->C, total = gpt_param_count(c);
@@ -370,9 +373,9 @@ static void train(run_t *run) {
 static void section_training(report_t *r, run_t *run) {
     report_section(r, "training");
     const trainer_t *t = &run->tr;
-    printf("%ld rounds of %ld steps, batch %d x context %d tokens; AdamW (no decay), "
-           "warm-up %ld steps then cosine, clip %.1f\n", run->o.rounds, run->o.steps,
-           run->bt.B, run->bt.T, run->o.steps, CLIP_NORM);
+    printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdam (no weight "
+           "decay), warm-up %ld steps then cosine, clip %.1f\n", run->o.rounds,
+           run->o.steps, run->bt.B, run->bt.T, run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
     FILE *f = report_data(r, "loss.dat");
     if (f) fprintf(f, "# step train_loss held_loss (nats per token)\n");
@@ -486,17 +489,25 @@ static int generate(run_t *run, gpt_cache_t *k, const int *prompt, int np, int n
     return len;
 }
 
-// Print tokens as text; a byte that is not printable ASCII, a newline or a
-// tab (an untrained model can pick any) is printed as \xNN.
+// Print tokens as text, wrapped at 76 columns (a wrapped line continues
+// after four spaces); a byte that is not printable ASCII, a newline or a tab
+// (an untrained model can pick any) is printed as \xNN.
 static void print_tokens(const run_t *run, const int *tok, int n) {
+    int col = 4;
+    fputs("    ", stdout);
     for (int i = 0; i < n; i++) {
         int len;
         const unsigned char *b = bpe_token(&run->bpe, tok[i], &len);
-        for (int j = 0; j < len; j++)
-            if ((b[j] >= 32 && b[j] < 127) || b[j] == '\n' || b[j] == '\t')
-                putchar(b[j]);
-            else
-                printf("\\x%02x", b[j]);
+        for (int j = 0; j < len; j++) {
+            char piece[8];
+            int w = (b[j] >= 32 && b[j] < 127) || b[j] == '\n' || b[j] == '\t'
+                        ? snprintf(piece, sizeof piece, "%c", b[j])
+                        : snprintf(piece, sizeof piece, "\\x%02x", b[j]);
+            if (b[j] != '\n' && col + w > 76) fputs("\n    ", stdout), col = 4;
+            fputs(piece, stdout);
+            if (b[j] == '\n') fputs("    ", stdout);
+            col = b[j] == '\n' ? 4 : col + w;
+        }
     }
     putchar('\n');
 }
@@ -521,7 +532,7 @@ static void section_generation(report_t *r, run_t *run) {
     for (int i = 0; i < N_SAMPLES; i++) {
         n = generate(run, k, prompt, (int)np, GEN_TOKENS, temp, (int)run->o.top_k,
                      top_p, &g, out);
-        printf("[%d] ", i + 1);
+        printf("[%d]\n", i + 1);
         print_tokens(run, out + np, n - (int)np);
     }
     // the cache against recomputation: every position of the last sample
@@ -566,23 +577,25 @@ static void section_measured(report_t *r, run_t *run) {
         xok(PROG, gpt_next_logits(&run->md.p, c, run->held_tok, t + 1, run->md.work,
                                   run->logits2), "gpt_next_logits");
     double full = clock_cpu_seconds() - t0;
-    printf("decoding %d tokens: %.0f tokens/s with the KV cache, %.0f tokens/s "
+    printf("decoding %d tokens: %.0f tokens/s with the KV cache,\n  %.0f tokens/s "
            "recomputing (%.1fx)\n", n, n / cached, n / full, full / cached);
-    report_value(r, "measured_train_seconds", "%.1f", run->train_cpu);
-    report_value(r, "measured_train_tok_s", "%.0f", tokens / run->train_cpu);
-    report_value(r, "measured_cache_speedup", "%.1f", full / cached);
+    FILE *f = report_data(r, "measured_time.tsv");
+    if (f)
+        fprintf(f, "train_seconds\t%.1f\ntrain_tokens_per_s\t%.0f\n"
+                "cache_speedup\t%.1f\n", run->train_cpu, tokens / run->train_cpu,
+                full / cached);
+    report_data_close(r, f);
     gpt_cache_free(k);
 }
 
 static void save_weights(report_t *r, run_t *run) {
-    if (!r->dir) return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/ch10_weights.bin", r->dir);
-    if (gpt_save(path, &run->md.cfg, run->tr.w) != 0) {
-        fprintf(stderr, "%s: cannot write '%s'\n", PROG, path);
+    FILE *f = report_data(r, "ch10_weights.bin");
+    if (f && gpt_save(f, &run->md.cfg, run->tr.w) != 0) {
+        fprintf(stderr, "%s: cannot write the weights\n", PROG);
         r->failed = 1;
     }
-    FILE *f = report_data(r, "ch10_prompt.txt");
+    report_data_close(r, f);
+    f = report_data(r, "ch10_prompt.txt");
     if (f) {
         for (int i = 0; i < run->md.cfg.T_max; i++) fprintf(f, "%d ", run->held_tok[i]);
         fputc('\n', f);

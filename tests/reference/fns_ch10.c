@@ -140,7 +140,8 @@ FN(tied_both_backward) {
 // ints V C L NH NKV F B T -> the config (B_max = B, T_max = T, RoPE base 1e4).
 static gpt_config_t gpt_in(call *c) {
     return (gpt_config_t){.V = I(0), .C = I(1), .L = I(2), .NH = I(3), .NKV = I(4),
-                          .F = I(5), .B_max = I(6), .T_max = I(7), .rope_base = 10000.0};
+                          .F = I(5), .B_max = I(6), .T_max = I(7),
+                          .rope_base = 10000.0};
 }
 
 // ints V C L NH NKV F B T; params (flat), tokens (B, T + 1) -> logits (B, T, V),
@@ -199,17 +200,18 @@ FN(gpt_greedy) {
 // ints V C L NH NKV F 1 T; params -> the bytes gpt_save writes, one per float
 FN(gpt_save) {
     gpt_config_t g = gpt_in(c);
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/refdriver-gpt-%ld.bin", (long)c->out_len[0]);
-    if (gpt_save(path, &g, IN(0)) != 0) return -1;
-    FILE *f = fopen(path, "rb");
+    FILE *f = tmpfile();
     if (!f) return -1;
+    if (gpt_save(f, &g, IN(0)) != 0) {
+        fclose(f);
+        return -1;
+    }
+    rewind(f);
     long n = 0;
     int ch;
     while ((ch = fgetc(f)) != EOF && n < c->out_len[0]) OUT(0)[n++] = (float)ch;
     int extra = ch != EOF && fgetc(f) != EOF;
     fclose(f);
-    remove(path);
     return n == c->out_len[0] && !extra ? 0 : -1;
 }
 

@@ -452,13 +452,9 @@ static int put_u32(FILE *f, uint32_t v) {
 // and the float32 RoPE base, then the gpt_param_count floats in gpt_bind's
 // order (wte; per layer n1 wq wk wv wo n2 w1 w3 w2; nf), each matrix row-major
 // (in, out). Every number little-endian.
-int gpt_save(const char *path, const gpt_config_t *c, const float *buf) {
+int gpt_save(FILE *f, const gpt_config_t *c, const float *buf) {
     long n = gpt_param_count(c);
     if (n < 0) return -1;
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return -1;
     int bad = fwrite("GPTC10\0\0", 1, 8, f) != 8;
     int32_t head[7] = {c->V, c->C, c->L, c->NH, c->NKV, c->F, c->T_max};
     for (int i = 0; i < 7; i++) bad |= put_u32(f, (uint32_t)head[i]);
@@ -470,11 +466,6 @@ int gpt_save(const char *path, const gpt_config_t *c, const float *buf) {
         memcpy(&u, buf + i, 4);
         bad |= put_u32(f, u);
     }
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return bad ? -1 : 0;
 }
 // end snippet

@@ -14,6 +14,7 @@
 #define GPT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/rng.h"
 #include "layers/swiglu.h"
@@ -131,10 +132,10 @@ typedef struct {
 double gpt_model_forward(void *model, const void *batch, int *count);
 int gpt_model_backward(void *model, const void *batch, float scale);
 
-// Save the parameters buf (gpt_param_count floats) to path, in the format
+// Write the parameters buf (gpt_param_count floats) to f in the format
 // described in gpt.c (a header of int32 sizes, then float32 values, all
-// little-endian), through a temporary file renamed into place. Returns 0; -1
-// on a bad config or a write error (no file left behind).
-int gpt_save(const char *path, const gpt_config_t *c, const float *buf);
+// little-endian). Returns 0; -1 on a bad config or a write error (the caller
+// owns f: open, close, and the file's name).
+int gpt_save(FILE *f, const gpt_config_t *c, const float *buf);
 
 #endif
