@@ -15,10 +15,13 @@
 //
 // Test args: --small
 
+#define _POSIX_C_SOURCE 200809L   // popen, mkstemp: the compressors' yardstick
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/rng.h"
 #include "data/bpe.h"
@@ -425,6 +428,28 @@ static double held_nats(run_t *run, long *bytes) {
     return nats;
 }
 
+// Bytes that `TOOL -9` (gzip or xz, run through the shell) compresses the
+// held-out text to, or -1 if the tool cannot run. Not library code: a
+// program's comparison, printed and never checked.
+static long compressed_bytes(const run_t *run, const char *tool) {
+    char path[] = "/tmp/ch10_held_XXXXXX", cmd[128];
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "wb");
+    long n = -1;
+    if (f && fwrite(run->split.held, 1, run->split.n_held, f) == run->split.n_held &&
+        fclose(f) == 0) {
+        snprintf(cmd, sizeof cmd, "%s -9 -c < %s 2>/dev/null | wc -c", tool, path);
+        FILE *p = popen(cmd, "r");
+        if (p && fscanf(p, "%ld", &n) != 1) n = -1;
+        if (p && pclose(p) != 0) n = -1;
+    } else if (f) {
+        fclose(f);
+    }
+    remove(path);
+    return n > 0 ? n : -1;
+}
+
 static void section_yardsticks(report_t *r, run_t *run) {
     report_section(r, "bits per byte on the held-out text");
     const corpus_split_t *s = &run->split;
@@ -451,6 +476,16 @@ static void section_yardsticks(report_t *r, run_t *run) {
     printf("%-40s %10.3f\n", "unigram over BPE tokens (add-one)", u_tok);
     printf("%-40s %10.3f\n", "bigram over BPE tokens (add-one)", b_tok);
     printf("%-40s %10.3f\n", "this GPT", bpb);
+    const char *tools[] = {"gzip", "xz"};
+    for (int i = 0; i < 2; i++) {
+        long nc = compressed_bytes(run, tools[i]);
+        char label[64];
+        snprintf(label, sizeof label, "%s -9 (%ld bytes)", tools[i], nc);
+        if (nc > 0) printf("%-40s %10.3f\n", label, 8.0 * nc / (double)s->n_held);
+        else printf("%-40s %10s\n", tools[i], "not found");
+        report_value(r, i ? "bpb_xz" : "bpb_gzip", "%.3f",
+                     nc > 0 ? 8.0 * nc / (double)s->n_held : -1.0);
+    }
     double ppl_tok = exp(nats / (double)n_pred), ppl_byte = pow(2.0, bpb);
     printf("perplexity: %.2f per token, %.3f per byte (%ld tokens, %ld bytes)\n",
            ppl_tok, ppl_byte, n_pred, bytes);
