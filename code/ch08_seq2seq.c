@@ -41,7 +41,8 @@ static const char *PROG = "ch08_seq2seq";
 // The task: sentences of MIN_LEN..MAX_LEN distinct words out of N_WORDS.
 enum { N_WORDS = MIRROR_WORDS, MIN_LEN = MIRROR_MIN_LEN, MAX_LEN = MIRROR_MAX_LEN };
 enum { V_SRC = MIRROR_V_SRC, V_TGT = MIRROR_V_TGT, U_MAX = MAX_LEN + 1 };
-enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX, BATCH = 16 };
+enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX,
+       BATCH = 16 };
 #define LR 0.008f
 enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
 #define CLIP_NORM 5.0
@@ -83,7 +84,8 @@ static void model_new(model_t *md, const char *name, int attention, run_t *run,
     *c = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb, .h = run->hidden,
                         .a = run->attn, .attention = attention, .b_max = EVAL_BATCH,
                         .t_max = MAX_LEN, .u_max = U_MAX};
-    trainer_config_t tc = {.epochs = run->epochs, .lr = LR, .schedule = trainer_lr_linear,
+    trainer_config_t tc = {.epochs = run->epochs, .lr = LR,
+                           .schedule = trainer_lr_linear,
                            .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
                            .clip = CLIP_NORM, .clock = clock_cpu_seconds,
                            .progress = progress_print, .progress_ctx = (void *)PROG};
@@ -110,8 +112,8 @@ static void model_free(model_t *md) {
 // Greedy-decode a split; out (n, U_MAX), alpha (n, U_MAX, MAX_LEN) or NULL, in
 // the split's own order. Returns the exact-match rate; *tok_acc gets the
 // per-token accuracy (target positions, EOS included, predicted right).
-static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t *bb, int *out,
-                           float *alpha, double *tok_acc) {
+static double split_decode(model_t *md, const mirror_split_t *s, mirror_batch_t *bb,
+                           int *out, float *alpha, double *tok_acc) {
     static int o[EVAL_BATCH * U_MAX];
     static float al[EVAL_BATCH * U_MAX * MAX_LEN];
     long exact = 0, right = 0, total = 0;
@@ -171,7 +173,8 @@ static void print_words(const char *label, const int *ids, int n, int target) {
     int col = printf("%-10s", label);
     for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
         char buf[3];
-        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
+        const char *w =
+            target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
         if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-10s", "");
         col += printf(" %s", w);
         if (ids[i] == S2S_EOS) break;
@@ -186,9 +189,11 @@ static void section_task(report_t *r, const run_t *run) {
     report_section(r, "the task");
     char a[3], b[3], c[3];
     printf("vocabulary: %d source words %s %s ... %s, translated word for word\n",
-           N_WORDS, mirror_src_text(1, a), mirror_src_text(2, b), mirror_src_text(N_WORDS, c));
+           N_WORDS, mirror_src_text(1, a), mirror_src_text(2, b),
+           mirror_src_text(N_WORDS, c));
     printf("into %s %s ... %s; a sentence uses each word at most once.\n",
-           mirror_tgt_text(3, a), mirror_tgt_text(4, b), mirror_tgt_text(N_WORDS + 2, c));
+           mirror_tgt_text(3, a), mirror_tgt_text(4, b),
+           mirror_tgt_text(N_WORDS + 2, c));
     printf("rule: translate every word and reverse the order.\n\n");
     const mirror_split_t *sp[3] = {&run->train, &run->val, &run->test};
     const char *names[3] = {"train", "validation", "test"};
@@ -290,8 +295,8 @@ static void section_training(report_t *r, const run_t *run) {
             printf("  %8.4f %8.4f %9.3f", md->tr.train_loss[ep], md->tr.val_loss[ep],
                    md->tr.val_score[ep]);
             if (f)
-                fprintf(f, " %.5f %.5f %.4f", md->tr.train_loss[ep], md->tr.val_loss[ep],
-                        md->tr.val_score[ep]);
+                fprintf(f, " %.5f %.5f %.4f", md->tr.train_loss[ep],
+                        md->tr.val_loss[ep], md->tr.val_score[ep]);
         }
         printf("\n");
         if (f) fprintf(f, "\n");
@@ -304,8 +309,8 @@ static void section_training(report_t *r, const run_t *run) {
     report_value(r, "clip", "%.0f", CLIP_NORM);
     for (int k = 0; k < run->n_models; k++) {
         const model_t *md = &run->models[k];
-        report_value(r, md->md.cfg.attention ? "attn_val_loss" : "base_val_loss", "%.4f",
-                     md->tr.val_loss[last]);
+        report_value(r, md->md.cfg.attention ? "attn_val_loss" : "base_val_loss",
+                     "%.4f", md->tr.val_loss[last]);
         report_value(r, md->md.cfg.attention ? "attn_train_loss" : "base_train_loss",
                      "%.4f", md->tr.train_loss[last]);
     }
@@ -337,7 +342,8 @@ static void section_test(report_t *r, const run_t *run) {
 // accuracy against length
 
 // Exact-match rate of md on the test sentences whose length is in [lo, hi].
-static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi, int *n) {
+static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi,
+                       int *n) {
     int right = 0, total = 0, tgt[MAX_LEN];
     for (int i = 0; i < s->n; i++) {
         int len = s->len[i], ok = 1;
@@ -407,8 +413,8 @@ static int first_of_len(const mirror_split_t *s, int want) {
     return 0;
 }
 
-static void write_heatmap(report_t *r, const model_t *md, const mirror_split_t *s, int i,
-                          const char *name) {
+static void write_heatmap(report_t *r, const model_t *md, const mirror_split_t *s,
+                          int i, const char *name) {
     FILE *f = report_data(r, name);
     if (!f) return;
     int len = s->len[i], n_out = len + 1;
@@ -555,7 +561,7 @@ typedef struct {
     encoder_block_t enc;
     decoder_block_t dec;
     float *w_out, *b_out;       // (TF_D, V_TGT), (V_TGT,)
-} tf_t;
+} frame_t;
 
 // snippet: sinusoid
 // pos[p][2i] = sin(p / 10000^(2i/d)), pos[p][2i+1] = cos(same): a small local
@@ -571,8 +577,8 @@ static void sinusoid_table(float *pos, int n, int d) {
 // end snippet
 
 // ids (n,) -> x (n, TF_D) = table[ids] * sqrt(d) + pos
-static void tf_embed(const float *table, const float *pos, const int *ids, int n,
-                     float *x) {
+static void frame_embed(const float *table, const float *pos, const int *ids, int n,
+                        float *x) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < TF_D; j++)
             x[i * TF_D + j] = table[ids[i] * TF_D + j] * sqrtf((float)TF_D) +
@@ -580,9 +586,11 @@ static void tf_embed(const float *table, const float *pos, const int *ids, int n
 }
 
 // snippet: transformer_forward
+// Chapter 4's encoder and decoder blocks (layers/block.h), untrained, in this
+// task's frame; chapter 9 trains the whole Transformer (models/transformer.h).
 // One sentence pair: src (m,) with mask (m,), tgt_in (n,) -> logits (n, V_TGT).
-static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask, int m,
-                      const int *tgt_in, int n, float *logits) {
+static int frame_forward(const frame_t *tf, const int *src, const unsigned char *mask,
+                         int m, const int *tgt_in, int n, float *logits) {
     float *x = xfloats(PROG, (size_t)m * TF_D), *enc = xfloats(PROG, (size_t)m * TF_D);
     float *y = xfloats(PROG, (size_t)n * TF_D), *dec = xfloats(PROG, (size_t)n * TF_D);
     unsigned char *self = xmalloc(PROG, (size_t)m * m),
@@ -591,9 +599,9 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
         for (int j = 0; j < m; j++) self[i * m + j] = mask[j];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) cross[i * m + j] = mask[j];
-    tf_embed(tf->emb_src, tf->pos, src, m, x);
+    frame_embed(tf->emb_src, tf->pos, src, m, x);
     int rc = encoder_block_forward(&tf->enc, x, m, self, enc, NULL);
-    tf_embed(tf->emb_tgt, tf->pos, tgt_in, n, y);    // the causal mask is built in
+    frame_embed(tf->emb_tgt, tf->pos, tgt_in, n, y); // the causal mask is built in
     if (rc == 0)
         rc =
             decoder_block_forward(&tf->dec, y, n, enc, m, NULL, cross, dec, NULL, NULL);
@@ -603,14 +611,16 @@ static int tf_forward(const tf_t *tf, const int *src, const unsigned char *mask,
 }
 // end snippet
 
-static long tf_new(tf_t *tf, rng_t *rng) {
+static long frame_new(frame_t *tf, rng_t *rng) {
     tf->emb_src = xfloats(PROG, (size_t)V_SRC * TF_D);
     tf->emb_tgt = xfloats(PROG, (size_t)V_TGT * TF_D);
     tf->pos = xfloats(PROG, (size_t)U_MAX * TF_D);
     tf->w_out = xfloats(PROG, (size_t)TF_D * V_TGT);
     tf->b_out = xfloats(PROG, V_TGT);
-    xok(PROG, encoder_block_alloc(&tf->enc, TF_D, TF_HEADS, TF_FF), "encoder_block_alloc");
-    xok(PROG, decoder_block_alloc(&tf->dec, TF_D, TF_HEADS, TF_FF), "decoder_block_alloc");
+    xok(PROG, encoder_block_alloc(&tf->enc, TF_D, TF_HEADS, TF_FF),
+        "encoder_block_alloc");
+    xok(PROG, decoder_block_alloc(&tf->dec, TF_D, TF_HEADS, TF_FF),
+        "decoder_block_alloc");
     rng_fill_normal(rng, tf->emb_src, V_SRC * TF_D, 0, 1.0f / sqrtf(TF_D));
     rng_fill_normal(rng, tf->emb_tgt, V_TGT * TF_D, 0, 1.0f / sqrtf(TF_D));
     sinusoid_table(tf->pos, U_MAX, TF_D);
@@ -622,7 +632,7 @@ static long tf_new(tf_t *tf, rng_t *rng) {
            decoder_block_param_count(&tf->dec) + (long)TF_D * V_TGT + V_TGT;
 }
 
-static void tf_free(tf_t *tf) {
+static void frame_free(frame_t *tf) {
     free(tf->emb_src), free(tf->emb_tgt), free(tf->pos), free(tf->w_out);
     free(tf->b_out);
     encoder_block_free(&tf->enc);
@@ -630,8 +640,8 @@ static void tf_free(tf_t *tf) {
 }
 
 static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
-    tf_t tf;
-    long n_tf = tf_new(&tf, rng);
+    frame_t tf;
+    long n_tf = frame_new(&tf, rng);
     // A padded pair of this task's shapes: a test sentence of 9 words padded to
     // MAX_LEN, and its target input (BOS + 9 words).
     int i = first_of_len(&run->test, 9), len = run->test.len[i], m = MAX_LEN,
@@ -648,12 +658,12 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     float *z0 = xfloats(PROG, (size_t)n * V_TGT),
           *z1 = xfloats(PROG, (size_t)n * V_TGT);
     float *z2 = xfloats(PROG, (size_t)n * V_TGT);
-    int rc = tf_forward(&tf, src, mask, m, tin, n, z0);
+    int rc = frame_forward(&tf, src, mask, m, tin, n, z0);
     src[m - 1] = 5;                        // change a padded source word
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z1);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z1);
     src[m - 1] = S2S_PAD;
     tin[n - 1] = tin[n - 1] == 7 ? 8 : 7;  // change the last target input
-    rc |= tf_forward(&tf, src, mask, m, tin, n, z2);
+    rc |= frame_forward(&tf, src, mask, m, tin, n, z2);
     double d_pad = mat_max_abs_diff(z0, z1, (size_t)n * V_TGT);
     double d_past = mat_max_abs_diff(z0, z2, (size_t)(n - 1) * V_TGT);
     double d_last = mat_max_abs_diff(z0 + (size_t)(n - 1) * V_TGT,
@@ -682,7 +692,7 @@ static void section_transformer(report_t *r, const run_t *run, rng_t *rng) {
     report_value(r, "tf_heads", "%.0f", TF_HEADS);
     report_value(r, "tf_ff", "%.0f", TF_FF);
     free(z0), free(z1), free(z2);
-    tf_free(&tf);
+    frame_free(&tf);
 }
 
 // ---------------------------------------------------------------------------
@@ -755,7 +765,8 @@ static void run_train(report_t *r, run_t *run) {
         md->exact = split_decode(md, &run->test, &run->bb, md->test_out, md->test_alpha,
                                  &md->token_acc);
         md->decode_seconds = clock_cpu_seconds() - t0;
-        save_weights(r, md, md->md.cfg.attention ? "weights_attn.bin" : "weights_base.bin");
+        save_weights(r, md,
+                     md->md.cfg.attention ? "weights_attn.bin" : "weights_base.bin");
     }
 }
 

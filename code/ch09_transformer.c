@@ -39,7 +39,7 @@ enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1,
 #define CLIP_NORM 5.0
 
 typedef struct {
-    tf_model_t md;               // the model: config, views into tr's buffers, workspace
+    tf_model_t md;               // the model: config, views into tr's buffers, scratch
     trainer_t tr;                // parameters, gradients, Adam moments, loss curve
     int epochs, batch, warmup, small;
     int claims;                  // the book's run: its accuracy claims are checked
@@ -74,7 +74,8 @@ static void model_new(run_t *run, rng_t *rng) {
     run->feed = (mirror_feed_t){.train = &run->train, .val = &run->val,
                                 .batch = run->batch, .eval_batch = EVAL_BATCH,
                                 .src_eos = 1, .bb = &run->bb};
-    xok(PROG, trainer_init(&run->tr, &tc, n, mirror_feed_count(run->train.n, run->batch)),
+    xok(PROG,
+        trainer_init(&run->tr, &tc, n, mirror_feed_count(run->train.n, run->batch)),
         "trainer_init");
     tf_init(run->tr.w, &md->cfg, rng);
     tf_bind(&md->p, run->tr.w, &md->cfg);
@@ -109,8 +110,10 @@ static double split_decode(run_t *run, const mirror_split_t *s, int *out, float 
         const int *idx = s->order + i;
         mirror_batch_fill(&run->bb, s, idx, b, 1);
         int t_len = run->bb.bt.t_len;
-        xok(PROG, tf_greedy(&run->md.p, c, run->bb.src, run->bb.mask, b, t_len, o, NULL, cr,
-                            run->md.work), "tf_greedy");
+        xok(PROG,
+            tf_greedy(&run->md.p, c, run->bb.src, run->bb.mask, b, t_len, o, NULL, cr,
+                      run->md.work),
+            "tf_greedy");
         for (int r = 0; r < b; r++) {
             int len = s->len[idx[r]], ok = 1;
             for (int j = 0; j <= len; j++) {
@@ -122,7 +125,8 @@ static double split_decode(run_t *run, const mirror_split_t *s, int *out, float 
             total += len + 1;
             exact += ok;
             if (out)
-                memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX, U_MAX * sizeof(int));
+                memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX,
+                       U_MAX * sizeof(int));
             if (cross)
                 for (size_t q = 0; q < per; q++)
                     for (int t = 0; t < T_MAX; t++)
@@ -161,7 +165,8 @@ static void print_words(const char *label, const int *ids, int n, int target) {
     char buf[3];
     int col = printf("%-12s", label);
     for (int i = 0; i < n && ids[i] != S2S_PAD; i++) {
-        const char *w = target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
+        const char *w =
+            target ? mirror_tgt_text(ids[i], buf) : mirror_src_text(ids[i], buf);
         if (col + 1 + (int)strlen(w) > 78) col = printf("\n%-12s", "") - 1;
         col += printf(" %s", w);
         if (target && ids[i] == S2S_EOS) break;
@@ -180,8 +185,9 @@ static void section_model(report_t *r, const run_t *run) {
     long enc = 4 * d * d + d + 2 * d * f + f + d + 4 * d;
     long dec = 8 * d * d + 2 * d + 2 * d * f + f + d + 6 * d;
     long out = d * c->v_tgt + c->v_tgt;
-    printf("d_model %d, %d heads of d_k %d, d_ff %d, %d encoder and %d decoder blocks\n",
-           c->d_model, c->n_heads, c->d_model / c->n_heads, c->d_ff, c->n_enc, c->n_dec);
+    printf(
+        "d_model %d, %d heads of d_k %d, d_ff %d, %d encoder and %d decoder blocks\n",
+        c->d_model, c->n_heads, c->d_model / c->n_heads, c->d_ff, c->n_enc, c->n_dec);
     printf("vocabularies: %d source ids (padding, %d words, </s>), %d target ids\n",
            c->v_src, MIRROR_WORDS, c->v_tgt);
     printf("%-28s %9s\n", "parameters", "count");
@@ -238,7 +244,8 @@ static void section_gradients(report_t *r, run_t *run, rng_t *rng) {
     tf_bind(&g, grad, &c);
     int count;
     tf_forward(&p, &c, &run->bb.bt, w, &count);
-    xok(PROG, tf_backward(&p, &g, &c, &run->bb.bt, w, 1.0f / (float)count), "tf_backward");
+    xok(PROG, tf_backward(&p, &g, &c, &run->bb.bt, w, 1.0f / (float)count),
+        "tf_backward");
     double worst = 0.0, worst_abs = 0.0;
     long checked = 0;
     for (long i = 0; i < n; i++) {
@@ -345,7 +352,8 @@ static void section_length(report_t *r, const run_t *run) {
         int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0, ok = 0;
         if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
         for (int i = 0; i < run->test.n; i++)
-            if (run->test.len[i] >= lo && run->test.len[i] <= hi) n++, ok += exact_one(run, i);
+            if (run->test.len[i] >= lo && run->test.len[i] <= hi)
+                n++, ok += exact_one(run, i);
         double ex = n ? (double)ok / n : 0.0;
         char range[16];
         snprintf(range, sizeof range, "%d-%d", lo, hi);
@@ -515,7 +523,8 @@ static void section_cache(report_t *r, run_t *run) {
     unsigned char mask[N * T_MAX];
     memcpy(src, run->bb.src, sizeof(int) * n * t_len);
     memcpy(mask, run->bb.mask, (size_t)n * t_len);
-    xok(PROG, tf_greedy(&run->md.p, c, src, mask, n, t_len, out, lg, NULL, run->md.work),
+    xok(PROG,
+        tf_greedy(&run->md.p, c, src, mask, n, t_len, out, lg, NULL, run->md.work),
         "tf_greedy");
     long differ = 0, compared = 0, steps = 0;
     for (int s = 0; s < n; s++) {
@@ -527,7 +536,8 @@ static void section_cache(report_t *r, run_t *run) {
             if (j + 1 < u) tin[j + 1] = tout[j];
         }
         s2s_batch_t one = {.b = 1, .t_len = t_len, .u_len = u, .src = src + s * t_len,
-                           .src_mask = mask + s * t_len, .tgt_in = tin, .tgt_out = tout};
+                           .src_mask = mask + s * t_len, .tgt_in = tin,
+                           .tgt_out = tout};
         int count;
         tf_forward(&run->md.p, c, &one, run->md.work, &count);
         const float *full = tf_logits(run->md.work);
@@ -615,8 +625,8 @@ typedef struct {
 // not fit together.
 static int run_setup(run_t *run, const opts_t *o, report_t *r, uint64_t seed) {
     if (o->d_model % o->heads) {
-        fprintf(stderr, "%s: --heads %ld does not divide --d-model %ld\n", PROG, o->heads,
-                o->d_model);
+        fprintf(stderr, "%s: --heads %ld does not divide --d-model %ld\n", PROG,
+                o->heads, o->d_model);
         report_close(r);
         return 2;
     }
@@ -629,8 +639,10 @@ static int run_setup(run_t *run, const opts_t *o, report_t *r, uint64_t seed) {
     run->claims = !small && o->epochs == 12 && o->d_model == 32 && o->heads == 4 &&
                   o->layers == 2 && o->lr == 0.007 && o->warmup == 300;
     if (!run->claims && !small)
-        fprintf(stderr, "%s: options other than the book's: its accuracy claims are not "
-                "checked\n", PROG);
+        fprintf(stderr,
+                "%s: options other than the book's: its accuracy claims are not "
+                "checked\n",
+                PROG);
     run->epochs = small ? 1 : (int)o->epochs;
     run->batch = 16;
     run->lr = (float)o->lr;
@@ -670,6 +682,20 @@ static void run_free(run_t *run) {
 // ---------------------------------------------------------------------------
 // main
 
+// The chapter's sections, in the order the book shows them.
+static void run_sections(report_t *r, run_t *run) {
+    section_model(r, run);
+    section_gradients(r, run, &run->rng);
+    run_train(r, run);
+    section_training(r, run);
+    section_test(r, run);
+    section_length(r, run);
+    section_cross(r, run);
+    section_cache(r, run);
+    section_examples(r, run);
+    section_measured(r, run);
+}
+
 int main(int argc, char **argv) {
     opts_t o = {.epochs = 12, .d_model = 32, .heads = 4, .layers = 2, .warmup = 300,
                 .lr = 0.007};
@@ -678,35 +704,29 @@ int main(int argc, char **argv) {
          .kind = CLI_INT, .ival = &o.epochs, .min = 1, .max = MAX_EPOCHS},
         {.name = "--d-model", .meta = "N", .help = "width d_model (d_ff = 2 d_model)",
          .kind = CLI_INT, .ival = &o.d_model, .min = 4, .max = 256},
-        {.name = "--heads", .meta = "N", .help = "attention heads (must divide d_model)",
-         .kind = CLI_INT, .ival = &o.heads, .min = 1, .max = 16},
+        {.name = "--heads", .meta = "N",
+         .help = "attention heads (must divide d_model)", .kind = CLI_INT,
+         .ival = &o.heads, .min = 1, .max = 16},
         {.name = "--layers", .meta = "N", .help = "encoder blocks = decoder blocks",
          .kind = CLI_INT, .ival = &o.layers, .min = 1, .max = TF_MAX_LAYERS},
         {.name = "--lr", .meta = "X", .help = "peak learning rate",
          .kind = CLI_REAL, .rval = &o.lr, .min = 1e-5, .max = 0.1},
         {.name = "--warmup", .meta = "N", .help = "warm-up steps",
          .kind = CLI_INT, .ival = &o.warmup, .min = 1, .max = 100000},
-        {.name = "--small", .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
+        {.name = "--small",
+         .help = "tiny run for the tests: 1 epoch, d_model 16, no claims",
          .kind = CLI_FLAG, .ival = &o.small},
     };
     cli_t cli = {.program = PROG,
-                 .summary = "Chapter 9: the Transformer, trained in C on chapter 8's task.",
+                 .summary = "Chapter 9: the Transformer, trained in C on chapter 8's "
+                            "task.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);
     if (rc >= 0) return rc;
     static run_t run;
     if (run_setup(&run, &o, &r, cli.seed) != 0) return 2;
-    section_model(&r, &run);
-    section_gradients(&r, &run, &run.rng);
-    run_train(&r, &run);
-    section_training(&r, &run);
-    section_test(&r, &run);
-    section_length(&r, &run);
-    section_cross(&r, &run);
-    section_cache(&r, &run);
-    section_examples(&r, &run);
-    section_measured(&r, &run);
+    run_sections(&r, &run);
     run_free(&run);
     return report_close(&r) == 0 ? 0 : 1;
 }

@@ -39,7 +39,8 @@ FN(gru_cell_backward) {
 // (dout); ints t, b, d, h. Padded positions of the output are set to 0, as
 // torch's pad_packed_sequence gives them.
 typedef struct {
-    float *hf, *hb, *cf, *cb, *work;
+    bigru_seq_t seq;
+    float *work;
 } bigru_ws;
 
 static bigru_ws bigru_run(call *c, gru_params_t *pf, gru_params_t *pb,
@@ -48,12 +49,12 @@ static bigru_ws bigru_run(call *c, gru_params_t *pf, gru_params_t *pb,
     *pf = gru_from(c, 2, d, h);
     *pb = gru_from(c, 6, d, h);
     *mask = MASK(1);
-    bigru_ws w = {scratch(c, sizeof(float) * t * b * h),
-                  scratch(c, sizeof(float) * t * b * h),
-                  scratch(c, sizeof(float) * t * b * 4 * h),
-                  scratch(c, sizeof(float) * t * b * 4 * h),
+    bigru_ws w = {{IN(0), *mask, scratch(c, sizeof(float) * t * b * h),
+                   scratch(c, sizeof(float) * t * b * h),
+                   scratch(c, sizeof(float) * t * b * 4 * h),
+                   scratch(c, sizeof(float) * t * b * 4 * h), t, b},
                   scratch(c, sizeof(float) * b * 9 * h)};
-    bigru_forward(pf, pb, IN(0), *mask, out, w.hf, w.hb, w.cf, w.cb, w.work, t, b);
+    bigru_forward(pf, pb, &w.seq, out, w.work);
     return w;
 }
 
@@ -95,8 +96,7 @@ FN(bigru_backward) {
                        .b_ih = OUT(7),
                        .b_hh = OUT(8)};
     float *dsplit = scratch(c, sizeof(float) * 2 * t * b * h);
-    bigru_backward(&pf, &pb, &gf, &gb, IN(0), mask, w.hf, w.hb, w.cf, w.cb, dout,
-                   OUT(0), dsplit, w.work, t, b);
+    bigru_backward(&pf, &pb, &gf, &gb, &w.seq, dout, OUT(0), dsplit, w.work);
     return 0;
 }
 

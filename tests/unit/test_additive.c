@@ -8,6 +8,7 @@
 #include "layers/additive.h"
 
 enum { B = 2, T = 4, S = 3, K = 5, A = 3 };
+static const addattn_dims_t DIMS = {T, B, S, K, A};
 
 typedef struct {
     float s[B * S], w_a[S * A], u_a[K * A], v[A], ann[T * B * K], r[B * K];
@@ -31,8 +32,8 @@ static void make(setup_t *st, uint64_t seed) {
 static double loss(const setup_t *st, float *alpha) {
     float keys[T * B * A], c[B * K], th[T * B * A], wq[B * A];
     addattn_keys_forward(st->ann, st->u_a, keys, T, B, K, A);
-    addattn_forward(st->s, st->w_a, st->v, keys, st->ann, st->mask, alpha, c, th, wq, T,
-                    B, S, K, A);
+    addattn_forward(&DIMS, st->s, st->w_a, st->v, keys, st->ann, st->mask,
+                    &(addattn_out_t){alpha, c, th}, wq);
     double l = 0;
     for (int i = 0; i < B * K; i++) l += (double)c[i] * st->r[i];
     return l;
@@ -62,8 +63,8 @@ Test(additive, zero_v_gives_the_mean_of_visible_annotations) {
     memset(st.v, 0, sizeof st.v);
     float keys[T * B * A], c[B * K], th[T * B * A], wq[B * A], alpha[B * T];
     addattn_keys_forward(st.ann, st.u_a, keys, T, B, K, A);
-    addattn_forward(st.s, st.w_a, st.v, keys, st.ann, st.mask, alpha, c, th, wq, T, B,
-                    S, K, A);
+    addattn_forward(&DIMS, st.s, st.w_a, st.v, keys, st.ann, st.mask,
+                    &(addattn_out_t){alpha, c, th}, wq);
     for (int j = 0; j < K; j++) {   // row 1 sees t = 0 and t = 2
         float want = (st.ann[(0 * B + 1) * K + j] + st.ann[(2 * B + 1) * K + j]) / 2;
         cr_assert_float_eq(c[1 * K + j], want, 1e-6);
@@ -92,10 +93,10 @@ Test(additive, gradients_match_finite_differences) {
     float ds[B * S] = {0}, dw[S * A] = {0}, dv[A] = {0}, dkeys[T * B * A] = {0};
     float dann[T * B * K] = {0}, du[K * A] = {0}, work[B * (T + A)];
     addattn_keys_forward(st.ann, st.u_a, keys, T, B, K, A);
-    addattn_forward(st.s, st.w_a, st.v, keys, st.ann, st.mask, alpha, c, th, wq, T, B,
-                    S, K, A);
-    addattn_backward(st.s, st.w_a, st.v, st.ann, alpha, th, st.r, ds, dw, dv, dkeys,
-                     dann, work, T, B, S, K, A);
+    addattn_out_t o = {alpha, c, th};
+    addattn_forward(&DIMS, st.s, st.w_a, st.v, keys, st.ann, st.mask, &o, wq);
+    addattn_grads_t g = {ds, dw, dv, dkeys, dann};
+    addattn_backward(&DIMS, st.s, st.w_a, st.v, st.ann, &o, st.r, &g, work);
     addattn_keys_backward(st.ann, st.u_a, dkeys, dann, du, T, B, K, A);
     check(st.s, ds, B * S, &st, "s");
     check(st.w_a, dw, S * A, &st, "w_a");

@@ -29,8 +29,8 @@ Test(embedding, backward_adds_repeated_tokens) {
 }
 
 // The Transformer's input, by hand: E = 4, so sqrt(E) = 2 exactly.
-static const float TABLE4[12] = {1, 0, -1, 2, 0.5f, 0.25f, 0, -2, 3, 1, 0, 0};   // V = 3
-static const float PE4[12] = {0, 1, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f, -1, 0, 1, 0};  // n = 3
+static const float TABLE4[12] = {1, 0, -1, 2, 0.5f, 0.25f, 0, -2, 3, 1, 0, 0};  // V = 3
+static const float PE4[12] = {0, 1, 0, 1, 0.5f, 0.5f, 0.5f, 0.5f, -1, 0, 1, 0}; // n = 3
 
 Test(embedding, pos_forward_by_hand) {
     int ids[3] = {2, 0, 2};
@@ -38,7 +38,8 @@ Test(embedding, pos_forward_by_hand) {
     cr_assert_eq(embedding_pos_forward(TABLE4, ids, PE4, out, 3, 3, 4), 0);
     // row i = 2 * TABLE4[ids[i]] + PE4[i]
     const float want[12] = {6, 3, 0, 1, 2.5f, 0.5f, -1.5f, 4.5f, 5, 2, 1, 0};
-    for (int i = 0; i < 12; i++) cr_assert_eq(out[i], want[i], "out[%d] = %g", i, out[i]);
+    for (int i = 0; i < 12; i++)
+        cr_assert_eq(out[i], want[i], "out[%d] = %g", i, out[i]);
 }
 
 Test(embedding, pos_forward_rejects_ids_out_of_range) {
@@ -56,5 +57,6 @@ Test(embedding, pos_backward_by_hand) {
     dt[4] = 1.0f;                          // the gradient accumulates (+=)
     embedding_pos_backward(ids, dout, dt, 4, 3, 4);
     const float want[12] = {1, -2, 0, 4, 1, 0, 0, 0, 22, 42, 62, 82};
-    for (int i = 0; i < 12; i++) cr_assert_eq(dt[i], want[i], "dtable[%d] = %g", i, dt[i]);
+    for (int i = 0; i < 12; i++)
+        cr_assert_eq(dt[i], want[i], "dtable[%d] = %g", i, dt[i]);
 }

@@ -54,8 +54,9 @@ static void check(int h, int n, int m, int d_k, int d_v, int causal, float sprea
         const size_t ov = (size_t)hh * m * d_v, oo = (size_t)hh * n * d_v;
         const unsigned char *mk = causal ? mask : NULL;
         attention_forward(q + oq, k + ok, v + ov, mk, w_out + oo, w, n, m, d_k, d_v);
-        attention_backward(q + oq, k + ok, v + ov, w, dout + oo, w_dq + oq, w_dk + ok,
-                           w_dv + ov, n, m, d_k, d_v, scratch);
+        const attn_saved_t fw = {q + oq, k + ok, v + ov, w};
+        attention_backward(&fw, dout + oo, w_dq + oq, w_dk + ok, w_dv + ov, n, m, d_k,
+                           d_v, scratch);
     }
     expect_close(dv, w_dv, nv, "dv", h, n, m, d_k, d_v);
     expect_close(dk, w_dk, nk, "dk", h, n, m, d_k, d_v);

@@ -40,7 +40,8 @@ Test(gru, one_unit_by_hand) {
 static double seq_loss(const gru_params_t *p, const float *x, const unsigned char *mask,
                        const float *h0, const float *r, int reverse) {
     float hs[T * B * H], cache[T * B * 4 * H], work[B * 9 * H];
-    gru_seq_forward(p, x, mask, h0, hs, cache, work, T, B, reverse);
+    gru_seq_t s = {x, mask, h0, hs, cache, T, B, reverse};
+    gru_seq_forward(p, &s, work);
     double l = 0;
     for (int i = 0; i < T * B * H; i++) l += (double)hs[i] * r[i];
     return l;
@@ -92,9 +93,9 @@ static void seq_gradcheck(int reverse, int with_h0) {
     gru_params_t gp;
     gru_bind(&c.p, w, D, H);
     gru_bind(&gp, g, D, H);
-    gru_seq_forward(&c.p, x, mask, c.h0, hs, cache, work, T, B, reverse);
-    gru_seq_backward(&c.p, &gp, x, mask, c.h0, hs, cache, r, dx, with_h0 ? dh0 : NULL,
-                     work, T, B, reverse);
+    gru_seq_t s = {x, mask, c.h0, hs, cache, T, B, reverse};
+    gru_seq_forward(&c.p, &s, work);
+    gru_seq_backward(&c.p, &gp, &s, r, dx, with_h0 ? dh0 : NULL, work);
     check(w, g, (int)np, seq_f, &c, "param");
     check(x, dx, T * B * D, seq_f, &c, "x");
     if (with_h0) check(h0, dh0, B * H, seq_f, &c, "h0");
@@ -127,8 +128,10 @@ Test(gru, reverse_equals_forward_on_reversed_input) {
     for (int t = 0; t < 3; t++) memcpy(xr + t * D, x + (2 - t) * D, D * sizeof(float));
     gru_params_t p;
     gru_bind(&p, w, D, H);
-    gru_seq_forward(&p, x, mask, NULL, hs, cache, work, T, 1, 1);
-    gru_seq_forward(&p, xr, NULL, NULL, hr, cache, work, 3, 1, 0);
+    gru_seq_t back = {x, mask, NULL, hs, cache, T, 1, 1};
+    gru_seq_t fwd = {xr, NULL, NULL, hr, cache, 3, 1, 0};
+    gru_seq_forward(&p, &back, work);
+    gru_seq_forward(&p, &fwd, work);
     for (int j = 0; j < H; j++) {
         cr_assert_float_eq(hs[3 * H + j], 0.0f, 0);
         cr_assert_float_eq(hs[0 * H + j], hr[2 * H + j], 1e-6);
@@ -146,7 +149,8 @@ static double bi_f(void *c) {
     bi_ctx *s = c;
     float out[T * B * 2 * H], hf[T * B * H], hb[T * B * H];
     float cf[T * B * 4 * H], cb[T * B * 4 * H], work[B * 9 * H];
-    bigru_forward(&s->f, &s->b, s->x, s->mask, out, hf, hb, cf, cb, work, T, B);
+    bigru_seq_t q = {s->x, s->mask, hf, hb, cf, cb, T, B};
+    bigru_forward(&s->f, &s->b, &q, out, work);
     double l = 0;
     for (int i = 0; i < T * B * 2 * H; i++) l += (double)out[i] * s->r[i];
     return l;
@@ -168,9 +172,9 @@ Test(gru, bidirectional_gradients) {
     gru_params_t gf, gb;
     gru_bind(&c.b, gru_bind(&c.f, w, D, H), D, H);
     gru_bind(&gb, gru_bind(&gf, g, D, H), D, H);
-    bigru_forward(&c.f, &c.b, x, mask, out, hf, hb, cf, cb, work, T, B);
-    bigru_backward(&c.f, &c.b, &gf, &gb, x, mask, hf, hb, cf, cb, r, dx, ds, work, T,
-                   B);
+    bigru_seq_t q = {x, mask, hf, hb, cf, cb, T, B};
+    bigru_forward(&c.f, &c.b, &q, out, work);
+    bigru_backward(&c.f, &c.b, &gf, &gb, &q, r, dx, ds, work);
     check(w, g, (int)(2 * np), bi_f, &c, "param");
     check(x, dx, T * B * D, bi_f, &c, "x");
     free(w);

@@ -138,8 +138,9 @@ static double mha_loss(void *q) {
     mha_ctx *c = q;
     float out[MN * MD];
     const float *kv = c->self ? c->xq : c->xkv;
-    cr_assert_eq(mha_forward(&c->p, c->xq, MN, kv, c->self ? MN : MM, c->self ? NULL : c->mask,
-                             out, NULL), 0);
+    cr_assert_eq(mha_forward(&c->p, c->xq, MN, kv, c->self ? MN : MM,
+                             c->self ? NULL : c->mask, out, NULL),
+                 0);
     return dot_r(c->r, out, MN * MD);
 }
 
@@ -167,7 +168,8 @@ static void mha_case(int self) {
     float out[MN * MD], plain[MN * MD], dxq[MN * MD] = {0}, dxkv[MM * MD] = {0};
     cr_assert_eq(mha_forward_cache(&c.p, c.xq, MN, kv, m, mask, &cache, out), 0);
     cr_assert_eq(mha_forward(&c.p, c.xq, MN, kv, m, mask, plain, NULL), 0);
-    for (int i = 0; i < MN * MD; i++) cr_assert_eq(out[i], plain[i], "cached forward differs");
+    for (int i = 0; i < MN * MD; i++)
+        cr_assert_eq(out[i], plain[i], "cached forward differs");
     cr_assert_eq(mha_backward(&c.p, &g, c.xq, MN, kv, m, &cache, c.r, dxq,
                               self ? dxq : dxkv), 0);
     check_grad("dxq", c.xq, dxq, MN * MD, mha_loss, &c);
@@ -183,4 +185,6 @@ static void mha_case(int self) {
 }
 
 Test(multihead, backward_self_attention_matches_finite_differences) { mha_case(1); }
-Test(multihead, backward_cross_attention_with_mask_matches_finite_differences) { mha_case(0); }
+Test(multihead, backward_cross_attention_with_mask_matches_finite_differences) {
+    mha_case(0);
+}

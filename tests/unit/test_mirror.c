@@ -49,7 +49,8 @@ Test(mirror, splits_hold_distinct_words_sorted_by_length) {
                 continue;
             }
             cr_assert(id >= 1 && id <= MIRROR_WORDS);
-            for (int u = 0; u < t; u++) cr_assert_neq(id, s.tok[i * MIRROR_MAX_LEN + u]);
+            for (int u = 0; u < t; u++)
+                cr_assert_neq(id, s.tok[i * MIRROR_MAX_LEN + u]);
         }
     }
     cr_assert(mean_odd < mean_even, "log-uniform half not shorter");

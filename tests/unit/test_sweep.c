@@ -25,6 +25,7 @@
 #include "base/rng.h"
 #include "base/stats.h"
 #include "base/linear.h"
+#include "base/tmat.h"
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
 #include "attention/dropout.h"
@@ -45,6 +46,9 @@
 #include "layers/rmsnorm.h"
 #include "layers/swiglu.h"
 #include "layers/tied_embed.h"
+#include "layers/additive.h"
+#include "layers/embedding.h"
+#include "layers/gru.h"
 #include "variants/hard.h"
 #include "variants/linear_attention.h"
 #include "variants/online.h"
@@ -468,8 +472,8 @@ static void sw_layers_backward(const int *s) {
     cr_assert_eq(nws, d > 0 ? 2 * (size_t)d : 0, "layernorm_scratch_doubles(%d)", d);
     double *ws = malloc((nws ? nws : 1) * sizeof *ws);
     rc = layernorm_backward_ws(x, gamma, dy, dx, dg, dbeta, n, d, 1e-5f, ws);
-    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward_ws(%d, %d) = %d", n, d,
-                 rc);
+    cr_assert_eq(rc, n < 0 || d < 0 ? -1 : 0, "layernorm_backward_ws(%d, %d) = %d", n,
+                 d, rc);
     fin(dx, N2(n, d), "dx"); fin(dg, N1(d), "dgamma");
     free(ws);
     ffn_params_t p, g;
@@ -629,6 +633,101 @@ static void sw_tied_embed(const int *s) {
     tied_embed_backward(dwte, dx, tok, n, v, c);
     fin(dx, N2(n, c), "dx"); fin(dwte, N2(v, c), "dwte");
     free(wte); free(x); free(logits); free(dx); free(dwte); free(tok);
+}
+
+// --- base/tmat and chapter 8's layers ---------------------------------------
+
+static void sw_tmat(const int *s) {
+    int n = s[0], k = s[1], m = s[2];
+    float *x = fb(N2(n, k)), *w = fb(N2(k, m)), *y = fb(N2(n, m));
+    float *b = fb(N1(m)), *db = fb(N1(m));
+    tmat_mul_acc(x, w, y, n, k, m);
+    tmat_mul_bt_acc(y, w, x, n, k, m);
+    tmat_at_mul_acc(x, y, w, n, k, m);
+    fin(y, N2(n, m), "y"); fin(x, N2(n, k), "dx"); fin(w, N2(k, m), "dw");
+    tmat_set_rows(y, b, n, m);
+    tmat_set_rows(y, NULL, n, m);
+    tmat_sum_rows_acc(y, db, n, m);
+    fin(db, N1(m), "db");
+    free(x); free(w); free(y); free(b); free(db);
+}
+static void sw_embedding(const int *s) {
+    int n = s[0], v = s[1], e = s[2];
+    float *table = fb(N2(v, e)), *pe = fb(N2(n, e)), *out = fb(N2(n, e));
+    int *ids = malloc(N1(n) * sizeof *ids);
+    for (int i = 0; i < n; i++) ids[i] = v > 0 ? i % v : 0;
+    int want = n < 0 || v < 0 || e < 0 || (n > 0 && v < 1) ? -1 : 0;
+    cr_assert_eq(embedding_forward(table, ids, out, n, v, e), want,
+                 "embedding_forward(%d, %d, %d)", n, v, e);
+    fin(out, want ? 0 : N2(n, e), "out");
+    embedding_backward(ids, out, table, n, v, e);
+    cr_assert_eq(embedding_pos_forward(table, ids, pe, out, n, v, e), want,
+                 "embedding_pos_forward(%d, %d, %d)", n, v, e);
+    fin(out, want ? 0 : N2(n, e), "out");
+    embedding_pos_backward(ids, out, table, n, v, e);
+    fin(table, N2(v, e), "dtable");
+    free(table); free(pe); free(out); free(ids);
+}
+// sizes: T, B, D, H
+static void sw_gru(const int *s) {
+    int t = s[0], b = s[1], d = s[2], h = s[3];
+    long np = gru_param_count(d, h);
+    cr_assert_eq(np, d > 0 && h > 0 ? 3L * h * (d + h + 2) : 0,
+                 "gru_param_count(%d, %d)", d, h);
+    float *w = fb((size_t)np), *g = fb((size_t)np);
+    gru_params_t p, gp;
+    cr_assert_eq(gru_bind(&p, w, d, h), w + np);
+    gru_bind(&gp, g, d, h);
+    float *x = fb(N3(t, b, d)), *h0 = fb(N2(b, h)), *hs = fb(N3(t, b, h));
+    float *hs_b = fb(N3(t, b, h)), *cache = fb(N3(t, b, 4 * h));
+    float *cache_b = fb(N3(t, b, 4 * h)), *work = fb(N2(b, 9 * h));
+    float *dx = fb(N3(t, b, d)), *dh0 = fb(N2(b, h)), *out = fb(N3(t, b, 2 * h));
+    float *dsplit = fb(N3(2 * t, b, h));
+    unsigned char *mask = mb(N2(b, t));
+    float *x1 = fb(N2(b, d)), *h1 = fb(N2(b, h)), *c1 = fb(N2(b, 4 * h));
+    float *dx1 = fb(N2(b, d));
+    gru_cell_forward(&p, x1, h0, h1, c1, work, b);
+    fin(h1, N2(b, h), "h_out");
+    gru_cell_backward(&p, &gp, x1, h0, c1, h1, dx1, dh0, work, b);
+    fin(dx1, N2(b, d), "dx"); fin(dh0, N2(b, h), "dh");
+    free(x1); free(h1); free(c1); free(dx1);
+    gru_seq_t q = {x, mask, h0, hs, cache, t, b, 1};
+    gru_seq_forward(&p, &q, work);
+    fin(hs, N3(t, b, h), "hs");
+    gru_seq_backward(&p, &gp, &q, hs, dx, dh0, work);
+    fin(dx, N3(t, b, d), "dx"); fin(g, (size_t)np, "g");
+    bigru_seq_t bq = {x, mask, hs, hs_b, cache, cache_b, t, b};
+    bigru_forward(&p, &p, &bq, out, work);
+    fin(out, N3(t, b, 2 * h), "out");
+    bigru_backward(&p, &p, &gp, &gp, &bq, out, dx, dsplit, work);
+    fin(dx, N3(t, b, d), "dx"); fin(g, (size_t)np, "g");
+    free(w); free(g); free(x); free(h0); free(hs); free(hs_b); free(cache);
+    free(cache_b); free(work); free(dx); free(dh0); free(out); free(dsplit); free(mask);
+}
+// sizes: T, B, K (= S, the query width), A
+static void sw_additive(const int *s) {
+    int t = s[0], b = s[1], k = s[2], a = s[3];
+    float *ann = fb(N3(t, b, k)), *u_a = fb(N2(k, a)), *keys = fb(N3(t, b, a));
+    float *q = fb(N2(b, k)), *w_a = fb(N2(k, a)), *v = fb(N1(a));
+    float *alpha = fb(N2(b, t)), *c = fb(N2(b, k)), *th = fb(N3(t, b, a));
+    float *wq = fb(N2(b, a)), *work = fb(N2(b, t + a)), *dq = fb(N2(b, k));
+    float *dw_a = fb(N2(k, a)), *dv = fb(N1(a)), *dkeys = fb(N3(t, b, a));
+    float *dann = fb(N3(t, b, k)), *du_a = fb(N2(k, a));
+    unsigned char *mask = mb(N2(b, t));
+    addattn_keys_forward(ann, u_a, keys, t, b, k, a);
+    fin(keys, N3(t, b, a), "keys");
+    addattn_dims_t dims = {t, b, k, k, a};
+    addattn_out_t o = {alpha, c, th};
+    addattn_forward(&dims, q, w_a, v, keys, ann, mask, &o, wq);
+    fin(alpha, N2(b, t), "alpha"); fin(c, N2(b, k), "c");
+    addattn_grads_t g = {dq, dw_a, dv, dkeys, dann};
+    addattn_backward(&dims, q, w_a, v, ann, &o, c, &g, work);
+    addattn_keys_backward(ann, u_a, dkeys, dann, du_a, t, b, k, a);
+    fin(dq, N2(b, k), "ds"); fin(dann, N3(t, b, k), "dann");
+    fin(du_a, N2(k, a), "du_a");
+    free(ann); free(u_a); free(keys); free(q); free(w_a); free(v); free(alpha); free(c);
+    free(th); free(wq); free(work); free(dq); free(dw_a); free(dv); free(dkeys);
+    free(dann); free(du_a); free(mask);
 }
 
 // --- variants/ ------------------------------------------------------------
@@ -1052,6 +1151,16 @@ static const sweep_t SWEEP[] = {
         {"tied_embed_forward tied_embed_backward tied_logits_forward "
          "tied_logits_backward",
          3, sw_tied_embed},
+        {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc",
+         3, sw_tmat},
+        {"embedding_forward embedding_backward embedding_pos_forward "
+         "embedding_pos_backward",
+         3, sw_embedding},
+        {"gru_param_count gru_bind gru_cell_forward gru_cell_backward gru_seq_forward "
+         "gru_seq_backward bigru_forward bigru_backward",
+         4, sw_gru},
+        {"addattn_keys_forward addattn_keys_backward addattn_forward addattn_backward",
+         4, sw_additive},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 

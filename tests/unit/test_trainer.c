@@ -101,14 +101,16 @@ static trainer_config_t toy_config(int epochs) {
                               .clip = 5.0};
 }
 
-static void toy_setup(toy_t *toy, trainer_t *tr, trainer_model_t *m, trainer_data_t *d) {
+static void toy_setup(toy_t *toy, trainer_t *tr, trainer_model_t *m,
+                      trainer_data_t *d) {
     memset(toy, 0, sizeof *toy);
     toy->tr = tr;
     for (int k = 0; k < N_BATCHES; k++) {
         toy_batches[k].k = k;
         toy->targets[k] = 1.0f + (float)(k % P);
     }
-    *m = (trainer_model_t){.self = toy, .forward = toy_forward, .backward = toy_backward};
+    *m = (trainer_model_t){
+        .self = toy, .forward = toy_forward, .backward = toy_backward};
     *d = (trainer_data_t){.self = toy, .n_train = N_BATCHES, .n_val = N_BATCHES,
                           .train_batch = toy_train, .val_batch = toy_val};
     n_steps_seen = 0;

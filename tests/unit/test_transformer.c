@@ -120,8 +120,8 @@ static void gradcheck(int layers) {
         double lm = mean_loss(&c, buf, w);
         buf[i] = keep;
         double num = (lp - lm) / (2.0 * eps), err = fabs(num - grad[i]);
-        cr_assert(err <= 3e-3 + 3e-2 * fabs(num), "param %ld of %ld: numeric %.6f, backward %.6f",
-                  i, n, num, grad[i]);
+        cr_assert(err <= 3e-3 + 3e-2 * fabs(num),
+                  "param %ld of %ld: numeric %.6f, backward %.6f", i, n, num, grad[i]);
         checked += grad[i] != 0.0f;
     }
     // Padding rows get no gradient, but most parameters do.
@@ -175,7 +175,8 @@ Test(transformer, equals_the_blocks_one_sentence_at_a_time) {
             float *cb = malloc(nf * sizeof(float));
             blk_decoder_cache_t dc;
             blk_decoder_cache_bind(&dc, cb, &p.dec[l], U, m);
-            cr_assert_eq(blk_decoder_forward(&p.dec[l], tx, U, enc, m, NULL, NULL, &dc, ty), 0);
+            cr_assert_eq(
+                blk_decoder_forward(&p.dec[l], tx, U, enc, m, NULL, NULL, &dc, ty), 0);
             memcpy(tx, ty, sizeof(float) * U * D);
             free(cb);
         }
@@ -183,13 +184,15 @@ Test(transformer, equals_the_blocks_one_sentence_at_a_time) {
             if (TOUT[s * U + i] == 0) continue;   // padding: never used
             for (int v = 0; v < VT; v++) {
                 double z = p.b_out[v];
-                for (int j = 0; j < D; j++) z += (double)tx[i * D + j] * p.w_out[j * VT + v];
+                for (int j = 0; j < D; j++)
+                    z += (double)tx[i * D + j] * p.w_out[j * VT + v];
                 double diff = fabs(z - logits[(s * U + i) * VT + v]);
                 if (diff > worst) worst = diff;
             }
         }
     }
-    cr_assert(worst < 1e-4, "batched and sentence-at-a-time logits differ by %g", worst);
+    cr_assert(worst < 1e-4, "batched and sentence-at-a-time logits differ by %g",
+              worst);
     free(buf);
     tf_work_free(w);
 }
@@ -242,13 +245,15 @@ Test(transformer, kv_cache_decoding_equals_the_full_forward) {
                            .src_mask = MASK + s * T, .tgt_in = tin, .tgt_out = tout};
         int count;
         tf_forward(&p, &c, &one, w, &count);
-        cr_assert_eq(memcmp(tf_logits(w), lg + (size_t)s * um * VT, sizeof(float) * n * VT),
-                     0, "sentence %d: cached and full logits differ", s);
+        cr_assert_eq(
+            memcmp(tf_logits(w), lg + (size_t)s * um * VT, sizeof(float) * n * VT), 0,
+            "sentence %d: cached and full logits differ", s);
         // the cross-attention weights are distributions over the visible source
         for (int l = 0; l < c.n_dec; l++)
             for (int hh = 0; hh < H; hh++)
                 for (int i = 0; i < n; i++) {
-                    const float *a = cross + ((((size_t)s * c.n_dec + l) * H + hh) * um + i) * T;
+                    const float *a =
+                        cross + ((((size_t)s * c.n_dec + l) * H + hh) * um + i) * T;
                     double sum = 0.0;
                     for (int j = 0; j < T; j++) {
                         if (!MASK[s * T + j]) cr_assert_eq(a[j], 0.0f);

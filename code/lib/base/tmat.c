@@ -88,8 +88,8 @@ void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, i
         float *dwp = dw + (size_t)p * m;
         int j0 = 0;
         for (; j0 + JB <= m; j0 += JB) {
-            v4f a0 = load4(dwp + j0), a1 = load4(dwp + j0 + 4), a2 = load4(dwp + j0 + 8),
-                a3 = load4(dwp + j0 + 12);
+            v4f a0 = load4(dwp + j0), a1 = load4(dwp + j0 + 4),
+                a2 = load4(dwp + j0 + 8), a3 = load4(dwp + j0 + 12);
             for (int i = 0; i < n; i++) {
                 v4f xp = splat4(x[(size_t)i * k + p]);
                 const float *dyi = dy + (size_t)i * m + j0;
@@ -106,6 +106,7 @@ void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, i
 }
 
 void tmat_set_rows(float *y, const float *b, int n, int m) {
+    if (m < 1) return;
     for (int i = 0; i < n; i++) {
         if (b) memcpy(y + (size_t)i * m, b, (size_t)m * sizeof *y);
         else memset(y + (size_t)i * m, 0, (size_t)m * sizeof *y);

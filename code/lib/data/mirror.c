@@ -87,8 +87,8 @@ void mirror_split_free(mirror_split_t *s) {
     s->n = 0;
 }
 
-void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx, int b,
-                       int src_eos) {
+void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx,
+                       int b, int src_eos) {
     bb->bt.b = 0;
     if (b < 1 || b > MIRROR_BATCH_MAX) return;
     int longest = 0;

@@ -63,8 +63,8 @@ typedef struct {
 // (b, T), tgt_in = BOS y_1 .. y_n and tgt_out = y_1 .. y_n EOS (b, T + 1).
 // src_eos: append MIRROR_SRC_EOS to every source (T = longest + 1).
 // b outside 1..MIRROR_BATCH_MAX: nothing is written and bb->bt.b = 0.
-void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx, int b,
-                       int src_eos);
+void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *idx,
+                       int b, int src_eos);
 
 // The two splits a trainer reads (train/trainer.h's trainer_data_t): training
 // batch k is the sentences order[k*batch ..] of train (the last one shorter),

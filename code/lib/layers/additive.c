@@ -1,7 +1,7 @@
 // additive.c -- Bahdanau attention: scores, masked softmax, context; backward.
 //
-// B = batch, T = source length, S = query width, K = annotation width,
-// A = attention width.
+// B = batch (b), T = source length (t_len), S = query width (sd),
+// K = annotation width (k), A = attention width (a).
 #include "layers/additive.h"
 
 #include <math.h>
@@ -11,6 +11,7 @@
 
 void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t_len,
                           int b, int k, int a) {
+    if (t_len < 1 || b < 1 || k < 1 || a < 1) return;
     memset(keys, 0, (size_t)t_len * b * a * sizeof *keys);
     tmat_mul_acc(ann, u_a, keys, t_len * b, k, a);
 }
@@ -18,15 +19,18 @@ void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t
 // Inverts: keys = ann U_a.
 void addattn_keys_backward(const float *ann, const float *u_a, const float *dkeys,
                            float *dann, float *du_a, int t_len, int b, int k, int a) {
+    if (t_len < 1 || b < 1 || k < 1 || a < 1) return;
     tmat_mul_bt_acc(dkeys, u_a, dann, t_len * b, k, a);
     tmat_at_mul_acc(ann, dkeys, du_a, t_len * b, k, a);
 }
 
 // snippet: addattn_forward
-void addattn_forward(const float *s, const float *w_a, const float *v,
-                     const float *keys, const float *ann, const unsigned char *mask,
-                     float *alpha, float *c, float *th, float *wq, int t_len, int b,
-                     int sd, int k, int a) {
+void addattn_forward(const addattn_dims_t *d, const float *s, const float *w_a,
+                     const float *v, const float *keys, const float *ann,
+                     const unsigned char *mask, const addattn_out_t *o, float *wq) {
+    const int t_len = d->t_len, b = d->b, sd = d->sd, k = d->k, a = d->a;
+    float *alpha = o->alpha, *c = o->c, *th = o->th;
+    if (t_len < 1 || b < 1 || sd < 1 || k < 1 || a < 1) return;
     memset(wq, 0, (size_t)b * a * sizeof *wq);
     tmat_mul_acc(s, w_a, wq, b, sd, a);                       // wq = s W_a
     for (int i = 0; i < b; i++) {
@@ -59,11 +63,13 @@ void addattn_forward(const float *s, const float *w_a, const float *v,
 // end snippet
 
 // snippet: addattn_backward
-void addattn_backward(const float *s, const float *w_a, const float *v,
-                      const float *ann, const float *alpha, const float *th,
-                      const float *dc, float *ds, float *dw_a, float *dv,
-                      float *dkeys, float *dann, float *work, int t_len, int b, int sd,
-                      int k, int a) {
+void addattn_backward(const addattn_dims_t *d, const float *s, const float *w_a,
+                      const float *v, const float *ann, const addattn_out_t *fw,
+                      const float *dc, addattn_grads_t *g, float *work) {
+    const int t_len = d->t_len, b = d->b, sd = d->sd, k = d->k, a = d->a;
+    const float *alpha = fw->alpha, *th = fw->th;
+    float *ds = g->ds, *dw_a = g->dw_a, *dv = g->dv, *dkeys = g->dkeys, *dann = g->dann;
+    if (t_len < 1 || b < 1 || sd < 1 || k < 1 || a < 1) return;
     float *de = work, *dwq = work + (size_t)b * t_len;
     memset(dwq, 0, (size_t)b * a * sizeof *dwq);
     for (int i = 0; i < b; i++) {

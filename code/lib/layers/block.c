@@ -5,8 +5,8 @@
 #include <string.h>
 
 // snippet: layernorm_add_norm
-void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln, float *y,
-              int n) {
+void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln,
+                        float *y, int n) {
     if (n < 1 || ln->d < 1) return;
     size_t size = (size_t)n * ln->d;
     for (size_t i = 0; i < size; i++) y[i] = x[i] + sub[i];   // x + Sublayer(x)
@@ -51,7 +51,8 @@ int encoder_block_forward(const encoder_block_t *b, const float *x, int n,
                           const unsigned char *mask, float *y, float *weights) {
     int d = b->attn.d_model;
     if (n < 0) return -1;
-    float *ws = malloc(((size_t)2 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
+    float *ws =
+        malloc(((size_t)2 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
     if (!ws) return -1;
     float *sub = ws;                          // (n, d_model) a sub-layer's output
     float *h1 = sub + (size_t)n * d;          // (n, d_model)
@@ -59,7 +60,7 @@ int encoder_block_forward(const encoder_block_t *b, const float *x, int n,
 
     int rc = mha_forward(&b->attn, x, n, x, n, mask, sub, weights);  // self-attention
     if (rc == 0) {
-        layernorm_add_norm(x, sub, &b->norm1, h1, n);      // h1 = LN(x + MultiHead(x, x, x))
+        layernorm_add_norm(x, sub, &b->norm1, h1, n); // h1 = LN(x + MultiHead(x, x, x))
         ffn_forward(&b->ffn, h1, hidden, sub, n);
         layernorm_add_norm(h1, sub, &b->norm2, y, n);      // y = LN(h1 + FFN(h1))
     }
@@ -114,7 +115,8 @@ int decoder_block_forward(const decoder_block_t *b, const float *x, int n,
                           float *cross_w) {
     int d = b->self_attn.d_model;
     if (n < 0 || m < 0) return -1;
-    float *ws = malloc(((size_t)3 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
+    float *ws =
+        malloc(((size_t)3 * n * d + (size_t)n * b->ffn.d_ff + 1) * sizeof(float));
     unsigned char *causal = calloc((size_t)n * n + 1, 1);
     if (!ws || !causal) {
         free(ws);
@@ -133,11 +135,11 @@ int decoder_block_forward(const decoder_block_t *b, const float *x, int n,
 
     int rc = mha_forward(&b->self_attn, x, n, x, n, causal, sub, self_w);
     if (rc == 0) {
-        layernorm_add_norm(x, sub, &b->norm1, h1, n);      // h1 = LN(x + MultiHead(x, x, x))
+        layernorm_add_norm(x, sub, &b->norm1, h1, n); // h1 = LN(x + MultiHead(x, x, x))
         rc = mha_forward(&b->cross_attn, h1, n, enc, m, cross_mask, sub, cross_w);
     }
     if (rc == 0) {
-        layernorm_add_norm(h1, sub, &b->norm2, h2, n);     // h2 = LN(h1 + MultiHead(h1, enc))
+        layernorm_add_norm(h1, sub, &b->norm2, h2, n); // h2 = LN(h1 + MHA(h1, enc))
         ffn_forward(&b->ffn, h2, hidden, sub, n);
         layernorm_add_norm(h2, sub, &b->norm3, y, n);      // y = LN(h2 + FFN(h2))
     }

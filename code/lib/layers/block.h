@@ -25,8 +25,8 @@
 // x (n, d), sub (n, d) -> y (n, d) = LayerNorm(x + sub), with ln's gamma and
 // beta and eps = LAYERNORM_EPS. y may be the same buffer as x or sub.
 // n = 0 (or below): nothing written.
-void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln, float *y,
-              int n);
+void layernorm_add_norm(const float *x, const float *sub, const layernorm_params_t *ln,
+                        float *y, int n);
 
 // snippet: encoder_block_t
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
 typedef struct {
     mha_params_t self_attn;      // causal multi-head self-attention over the target
     layernorm_params_t norm1;
-    mha_params_t cross_attn;     // queries from the target, keys/values from the encoder
+    mha_params_t cross_attn; // queries from the target, keys/values from the encoder
     layernorm_params_t norm2;
     ffn_params_t ffn;
     layernorm_params_t norm3;

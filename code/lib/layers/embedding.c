@@ -6,6 +6,7 @@
 
 int embedding_forward(const float *table, const int *ids, float *out, int n, int v,
                       int e) {
+    if (n < 0 || v < 0 || e < 0) return -1;
     for (int i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= v) return -1;
         memcpy(out + (size_t)i * e, table + (size_t)ids[i] * e,
@@ -27,8 +28,9 @@ void embedding_backward(const int *ids, const float *dout, float *dtable, int n,
 // end snippet
 
 // snippet: embedding_pos
-int embedding_pos_forward(const float *table, const int *ids, const float *pe, float *out,
-                          int n, int v, int e) {
+int embedding_pos_forward(const float *table, const int *ids, const float *pe,
+                          float *out, int n, int v, int e) {
+    if (n < 0 || v < 0 || e < 0) return -1;
     // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
@@ -40,8 +42,8 @@ int embedding_pos_forward(const float *table, const int *ids, const float *pe, f
     // END SOLUTION
 }
 
-void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n, int v,
-                            int e) {
+void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n,
+                            int v, int e) {
     // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {

@@ -9,10 +9,12 @@
 #include "base/tmat.h"
 
 long gru_param_count(int d_in, int h) {
+    if (d_in < 1 || h < 1) return 0;
     return 3L * h * d_in + 3L * h * h + 6L * h;
 }
 
 float *gru_bind(gru_params_t *p, float *buf, int d_in, int h) {
+    if (d_in < 1 || h < 1) d_in = h = 0;    // sizes below 1: no parameters
     p->d_in = d_in;
     p->h = h;
     p->w_ih = buf;
@@ -28,6 +30,7 @@ static float sigmoidf(float a) { return 1.0f / (1.0f + expf(-a)); }
 void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
                       float *h_out, float *cache, float *work, int b) {
     int d = p->d_in, hd = p->h, g3 = 3 * hd;
+    if (b < 1 || d < 1 || hd < 1) return;             // nothing to compute
     float *gi = work, *gh = work + (size_t)b * g3;
     tmat_set_rows(gi, p->b_ih, b, g3);
     tmat_mul_acc(x, p->w_ih, gi, b, d, g3);           // gi = x W_ih + b_ih
@@ -49,10 +52,11 @@ void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
 // end snippet
 
 // snippet: gru_cell_backward
-void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float *x,
+void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
                        const float *h, const float *cache, const float *dh_out,
                        float *dx, float *dh, float *work, int b) {
     int d = p->d_in, hd = p->h, g3 = 3 * hd;
+    if (b < 1 || d < 1 || hd < 1) return;
     float *dgi = work, *dgh = work + (size_t)b * g3;
     for (int i = 0; i < b; i++) {
         const float *r = cache + (size_t)i * 4 * hd, *z = r + hd, *n = z + hd;
@@ -90,10 +94,13 @@ void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float
 }
 // end snippet
 
-void gru_seq_forward(const gru_params_t *p, const float *x, const unsigned char *mask,
-                     const float *h0, float *hs, float *cache, float *work, int t_len,
-                     int b, int reverse) {
+void gru_seq_forward(const gru_params_t *p, const gru_seq_t *s, float *work) {
+    const float *x = s->x, *h0 = s->h0;
+    const unsigned char *mask = s->mask;
+    float *hs = s->hs, *cache = s->cache;
+    int t_len = s->t_len, b = s->b, reverse = s->reverse;
     int d = p->d_in, hd = p->h;
+    if (t_len < 1 || b < 1 || d < 1 || hd < 1) return;
     size_t step = (size_t)b * hd;
     for (int k = 0; k < t_len; k++) {
         int t = reverse ? t_len - 1 - k : k;
@@ -116,11 +123,13 @@ void gru_seq_forward(const gru_params_t *p, const float *x, const unsigned char 
 }
 
 // snippet: gru_seq_backward
-void gru_seq_backward(const gru_params_t *p, const gru_params_t *g, const float *x,
-                      const unsigned char *mask, const float *h0, const float *hs,
-                      const float *cache, const float *dhs, float *dx, float *dh0,
-                      float *work, int t_len, int b, int reverse) {
+void gru_seq_backward(const gru_params_t *p, gru_params_t *g, const gru_seq_t *s,
+                      const float *dhs, float *dx, float *dh0, float *work) {
+    const float *x = s->x, *h0 = s->h0, *hs = s->hs, *cache = s->cache;
+    const unsigned char *mask = s->mask;
+    int t_len = s->t_len, b = s->b, reverse = s->reverse;
     int d = p->d_in, hd = p->h;
+    if (t_len < 1 || b < 1 || d < 1 || hd < 1) return;
     size_t step = (size_t)b * hd;
     float *carry = work + (size_t)b * 6 * hd;    // dLoss/dh_t from later steps
     float *dcell = carry + step;                 // the part that enters the cell
@@ -157,33 +166,34 @@ void gru_seq_backward(const gru_params_t *p, const gru_params_t *g, const float 
 // end snippet
 
 // snippet: bigru_forward
-void bigru_forward(const gru_params_t *fwd, const gru_params_t *bwd, const float *x,
-                   const unsigned char *mask, float *out, float *hs_f, float *hs_b,
-                   float *cache_f, float *cache_b, float *work, int t_len, int b) {
+void bigru_forward(const gru_params_t *fwd, const gru_params_t *bwd,
+                   const bigru_seq_t *s, float *out, float *work) {
     int hd = fwd->h;
-    gru_seq_forward(fwd, x, mask, NULL, hs_f, cache_f, work, t_len, b, 0);
-    gru_seq_forward(bwd, x, mask, NULL, hs_b, cache_b, work, t_len, b, 1);
-    for (size_t r = 0; r < (size_t)t_len * b; r++) {    // out = [h_fwd; h_bwd]
-        memcpy(out + r * 2 * hd, hs_f + r * hd, (size_t)hd * sizeof *out);
-        memcpy(out + r * 2 * hd + hd, hs_b + r * hd, (size_t)hd * sizeof *out);
+    if (s->t_len < 1 || s->b < 1 || fwd->d_in < 1 || hd < 1) return;
+    gru_seq_t f = {s->x, s->mask, NULL, s->hs_f, s->cache_f, s->t_len, s->b, 0};
+    gru_seq_t r = {s->x, s->mask, NULL, s->hs_b, s->cache_b, s->t_len, s->b, 1};
+    gru_seq_forward(fwd, &f, work);
+    gru_seq_forward(bwd, &r, work);
+    for (size_t q = 0; q < (size_t)s->t_len * s->b; q++) {  // out = [h_fwd; h_bwd]
+        memcpy(out + q * 2 * hd, s->hs_f + q * hd, (size_t)hd * sizeof *out);
+        memcpy(out + q * 2 * hd + hd, s->hs_b + q * hd, (size_t)hd * sizeof *out);
     }
 }
 // end snippet
 
 void bigru_backward(const gru_params_t *fwd, const gru_params_t *bwd,
-                    const gru_params_t *gf, const gru_params_t *gb, const float *x,
-                    const unsigned char *mask, const float *hs_f, const float *hs_b,
-                    const float *cache_f, const float *cache_b, const float *dout,
-                    float *dx, float *dsplit, float *work, int t_len, int b) {
+                    gru_params_t *gf, gru_params_t *gb, const bigru_seq_t *s,
+                    const float *dout, float *dx, float *dsplit, float *work) {
     int hd = fwd->h;
-    size_t rows = (size_t)t_len * b;
+    if (s->t_len < 1 || s->b < 1 || fwd->d_in < 1 || hd < 1) return;
+    size_t rows = (size_t)s->t_len * s->b;
     float *df = dsplit, *db = dsplit + rows * hd;
     for (size_t r = 0; r < rows; r++) {   // Inverts: out = [h_fwd; h_bwd]
         memcpy(df + r * hd, dout + r * 2 * hd, (size_t)hd * sizeof *df);
         memcpy(db + r * hd, dout + r * 2 * hd + hd, (size_t)hd * sizeof *db);
     }
-    gru_seq_backward(fwd, gf, x, mask, NULL, hs_f, cache_f, df, dx, NULL, work, t_len,
-                     b, 0);
-    gru_seq_backward(bwd, gb, x, mask, NULL, hs_b, cache_b, db, dx, NULL, work, t_len,
-                     b, 1);
+    gru_seq_t f = {s->x, s->mask, NULL, s->hs_f, s->cache_f, s->t_len, s->b, 0};
+    gru_seq_t r = {s->x, s->mask, NULL, s->hs_b, s->cache_b, s->t_len, s->b, 1};
+    gru_seq_backward(fwd, gf, &f, df, dx, NULL, work);
+    gru_seq_backward(bwd, gb, &r, db, dx, NULL, work);
 }

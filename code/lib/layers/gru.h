@@ -11,6 +11,8 @@
 // B = batch, T = sequence length, D = input width (d_in), H = hidden width.
 // Sequences are time-major: x (T, B, D), states (T, B, H); masks are (B, T)
 // with 1 = a real token, 0 = padding (a padded step keeps the previous state).
+// Any size below 1 (B, T, D or H): nothing is read or written, and a GRU with
+// D or H below 1 has no parameters (gru_param_count 0).
 #ifndef GRU_H
 #define GRU_H
 
@@ -42,41 +44,54 @@ void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
 
 // Gradients of one step, given dh_out (B, H). Accumulates (+=) into dx (B, D)
 // (NULL to skip), dh (B, H) and the parameter gradients g. work: B * 6H.
-void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float *x,
+void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
                        const float *h, const float *cache, const float *dh_out,
                        float *dx, float *dh, float *work, int b);
 
-// Through time: x (T, B, D), mask (B, T) or NULL (all visible), h0 (B, H) or
-// NULL (zeros) -> hs (T, B, H), cache (T, B, 4H). reverse = 1 runs from
-// t = T-1 down to 0 (the backward half of a bidirectional layer). A padded
-// step copies the previous state. work: B * 9H floats.
+// One pass through time, as the forward pass reads and writes it and the
+// backward pass reads it: x (T, B, D), mask (B, T) or NULL (all visible), h0
+// (B, H) or NULL (zeros); hs (T, B, H) and cache (T, B, 4H), written by
+// gru_seq_forward. reverse = 1 runs from t = T-1 down to 0 (the backward half
+// of a bidirectional layer).
+typedef struct {
+    const float *x;
+    const unsigned char *mask;
+    const float *h0;
+    float *hs, *cache;
+    int t_len, b, reverse;
+} gru_seq_t;
+
+// Through time: s->x, s->mask, s->h0 -> s->hs, s->cache. A padded step copies
+// the previous state. work: B * 9H floats.
 // (torch: nn.GRU(D, H) on a padded batch, one direction)
-void gru_seq_forward(const gru_params_t *p, const float *x, const unsigned char *mask,
-                     const float *h0, float *hs, float *cache, float *work, int t_len,
-                     int b, int reverse);
+void gru_seq_forward(const gru_params_t *p, const gru_seq_t *s, float *work);
 
 // Gradients through time, given dhs (T, B, H) = dLoss/dhs (the last state's
-// gradient included). Accumulates into dx (T, B, D) or NULL, dh0 (B, H) or NULL
-// and g. work: B * 9H floats.
-void gru_seq_backward(const gru_params_t *p, const gru_params_t *g, const float *x,
-                      const unsigned char *mask, const float *h0, const float *hs,
-                      const float *cache, const float *dhs, float *dx, float *dh0,
-                      float *work, int t_len, int b, int reverse);
+// gradient included). Accumulates (+=) into dx (T, B, D) or NULL, dh0 (B, H) or
+// NULL and g. work: B * 9H floats.
+void gru_seq_backward(const gru_params_t *p, gru_params_t *g, const gru_seq_t *s,
+                      const float *dhs, float *dx, float *dh0, float *work);
+
+// A bidirectional pass: x (T, B, D), mask (B, T) or NULL; the states hs_f, hs_b
+// (T, B, H) and caches cache_f, cache_b (T, B, 4H) of its two directions,
+// written by bigru_forward and kept for bigru_backward.
+typedef struct {
+    const float *x;
+    const unsigned char *mask;
+    float *hs_f, *hs_b, *cache_f, *cache_b;
+    int t_len, b;
+} bigru_seq_t;
 
 // A bidirectional layer: fwd reads left to right, bwd right to left, and
 // out (T, B, 2H) holds [forward state; backward state] at each position.
-// hs_f, hs_b (T, B, H), cache_f, cache_b (T, B, 4H) are kept for backward.
-// (torch: nn.GRU(D, H, bidirectional=True))
-void bigru_forward(const gru_params_t *fwd, const gru_params_t *bwd, const float *x,
-                   const unsigned char *mask, float *out, float *hs_f, float *hs_b,
-                   float *cache_f, float *cache_b, float *work, int t_len, int b);
+// work: B * 9H floats. (torch: nn.GRU(D, H, bidirectional=True))
+void bigru_forward(const gru_params_t *fwd, const gru_params_t *bwd,
+                   const bigru_seq_t *s, float *out, float *work);
 
 // Gradients of bigru_forward given dout (T, B, 2H). dsplit: 2 * T * B * H floats
-// of scratch; work: B * 9H. Accumulates into dx (or NULL), gf and gb.
+// of scratch; work: B * 9H. Accumulates (+=) into dx (or NULL), gf and gb.
 void bigru_backward(const gru_params_t *fwd, const gru_params_t *bwd,
-                    const gru_params_t *gf, const gru_params_t *gb, const float *x,
-                    const unsigned char *mask, const float *hs_f, const float *hs_b,
-                    const float *cache_f, const float *cache_b, const float *dout,
-                    float *dx, float *dsplit, float *work, int t_len, int b);
+                    gru_params_t *gf, gru_params_t *gb, const bigru_seq_t *s,
+                    const float *dout, float *dx, float *dsplit, float *work);
 
 #endif

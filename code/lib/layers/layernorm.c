@@ -63,9 +63,9 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
     return rc;
 }
 
-int layernorm_backward_ws(const float *x, const float *gamma, const float *dy, float *dx,
-                          float *dgamma, float *dbeta, int n, int d, float eps,
-                          double *ws) {
+int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
+                          float *dx, float *dgamma, float *dbeta, int n, int d,
+                          float eps, double *ws) {
     if (n < 0 || d < 0) return -1;
     if (n == 0 || d == 0) return 0;
     double *sum_g = ws, *sum_b = ws + d;

@@ -49,8 +49,8 @@ size_t layernorm_scratch_doubles(int d);
 // layernorm_backward in the caller's workspace ws (layernorm_scratch_doubles(d)
 // doubles, overwritten): never allocates, so it cannot fail inside a training
 // step. Returns 0; -1 for a negative size (nothing accumulated).
-int layernorm_backward_ws(const float *x, const float *gamma, const float *dy, float *dx,
-                          float *dgamma, float *dbeta, int n, int d, float eps,
-                          double *ws);
+int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
+                          float *dx, float *dgamma, float *dbeta, int n, int d,
+                          float eps, double *ws);
 
 #endif

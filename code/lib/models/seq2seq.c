@@ -161,8 +161,8 @@ static void encode(const s2s_params_t *p, const s2s_config_t *c, const int *src,
     int h = c->h, k = 2 * h;
     to_time_major(src, w->src_tm, b, t_len);
     embedding_forward(p->emb_src, w->src_tm, w->xs, t_len * b, c->v_src, c->e);
-    bigru_forward(&p->enc_f, &p->enc_b, w->xs, mask, w->ann, w->hs_f, w->hs_b,
-                  w->cache_f, w->cache_b, w->work, t_len, b);
+    bigru_seq_t enc = {w->xs, mask, w->hs_f, w->hs_b, w->cache_f, w->cache_b, t_len, b};
+    bigru_forward(&p->enc_f, &p->enc_b, &enc, w->ann, w->work);
     for (int i = 0; i < b; i++) {   // cfix = [fwd at the last step; bwd at step 0]
         memcpy(w->cfix + (size_t)i * k, w->hs_f + ((size_t)(t_len - 1) * b + i) * h,
                (size_t)h * sizeof(float));
@@ -186,12 +186,13 @@ static void decoder_step(const s2s_params_t *p, const s2s_config_t *c, s2s_work_
     float *x = w->dec_x + (size_t)i * b * dx, *si = w->s + (size_t)i * b * h;
     float *o = w->o + (size_t)i * b * 3 * h;
     embedding_forward(p->emb_tgt, tokens, ye, b, c->v_tgt, e);
-    if (c->attention)
-        addattn_forward(prev, p->w_a, p->v_a, w->keys, w->ann, mask,
-                        w->alpha + (size_t)i * b * t_len, ctx,
-                        w->th + (size_t)i * t_len * b * c->a, w->work, t_len, b, h, k,
-                        c->a);
-    else
+    if (c->attention) {
+        addattn_dims_t dims = {t_len, b, h, k, c->a};
+        addattn_out_t out = {w->alpha + (size_t)i * b * t_len, ctx,
+                             w->th + (size_t)i * t_len * b * c->a};
+        addattn_forward(&dims, prev, p->w_a, p->v_a, w->keys, w->ann, mask, &out,
+                        w->work);
+    } else
         memcpy(ctx, w->cfix, (size_t)b * k * sizeof(float));
     for (int r = 0; r < b; r++) {   // x = [emb(y_{i-1}); c_i]
         memcpy(x + (size_t)r * dx, ye + (size_t)r * e, (size_t)e * sizeof(float));
@@ -228,10 +229,51 @@ double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch
 }
 // end snippet
 
-void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
+// The gradients of decoder step i (decoder_step's inverse): dcur holds
+// dLoss/ds_i on entry and dLoss/ds_{i-1} on return (dcur and dnext swap).
+// Accumulates (+=) into g, dye's rows of step i, dcfix or dkeys and dann.
+static void decoder_step_backward(const s2s_params_t *p, s2s_params_t *g,
+                                  const s2s_config_t *c, s2s_work_t *w, int i, int b,
+                                  int t_len) {
+    int h = c->h, k = 2 * h, e = c->e, dx = e + k, a = c->a;
+    size_t bh = (size_t)b * h;
+    const float *prev = i > 0 ? w->s + (size_t)(i - 1) * bh : w->s0;
+    const float *d_o = w->d_o + (size_t)i * b * 3 * h;
+    for (int r = 0; r < b; r++)            // Inverts: o = [s_i; c_i]
+        for (int j = 0; j < h; j++) {
+            w->dcur[(size_t)r * h + j] += d_o[(size_t)r * 3 * h + j];
+            w->dc[(size_t)r * k + j] = d_o[(size_t)r * 3 * h + h + j];
+            w->dc[(size_t)r * k + h + j] = d_o[(size_t)r * 3 * h + 2 * h + j];
+        }
+    // Inverts: s_i = GRU(x_i, s_{i-1})
+    memset(w->dnext, 0, bh * sizeof(float));
+    memset(w->ddx, 0, (size_t)b * dx * sizeof(float));
+    gru_cell_backward(&p->dec, &g->dec, w->dec_x + (size_t)i * b * dx, prev,
+                      w->dcache + (size_t)i * b * 4 * h, w->dcur, w->ddx, w->dnext,
+                      w->work, b);
+    for (int r = 0; r < b; r++) {          // Inverts: x_i = [emb(y_{i-1}); c_i]
+        memcpy(w->dye + ((size_t)i * b + r) * e, w->ddx + (size_t)r * dx,
+               (size_t)e * sizeof(float));
+        for (int j = 0; j < k; j++)
+            w->dc[(size_t)r * k + j] += w->ddx[(size_t)r * dx + e + j];
+    }
+    if (c->attention) {                    // Inverts: c_i = attention(s_{i-1}, h)
+        addattn_dims_t dims = {t_len, b, h, k, a};
+        addattn_out_t fw = {w->alpha + (size_t)i * b * t_len, NULL,
+                            w->th + (size_t)i * t_len * b * a};
+        addattn_grads_t ga = {w->dnext, g->w_a, g->v_a, w->dkeys, w->dann};
+        addattn_backward(&dims, prev, p->w_a, p->v_a, w->ann, &fw, w->dc, &ga, w->work);
+    } else                                 // Inverts: c_i = cfix
+        for (size_t q = 0; q < (size_t)b * k; q++) w->dcfix[q] += w->dc[q];
+    float *tmp = w->dcur;              // dLoss/ds_{i-1} becomes current
+    w->dcur = w->dnext;
+    w->dnext = tmp;
+}
+
+void s2s_backward(const s2s_params_t *p, s2s_params_t *g, const s2s_config_t *c,
                   const s2s_batch_t *bt, s2s_work_t *w, float scale) {
     int b = bt->b, t_len = bt->t_len, u_len = bt->u_len, v = c->v_tgt;
-    int h = c->h, k = 2 * h, e = c->e, dx = e + k, a = c->a;
+    int h = c->h, k = 2 * h, e = c->e, a = c->a;
     size_t bh = (size_t)b * h;
     if (!fits(c, b, t_len, u_len)) return;
     memset(w->dlogits, 0, (size_t)u_len * b * v * sizeof(float));
@@ -246,38 +288,7 @@ void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config
     tmat_at_mul_acc(w->o, w->dlogits, g->w_out, u_len * b, 3 * h, v);
     tmat_sum_rows_acc(w->dlogits, g->b_out, u_len * b, v);
     tmat_mul_bt_acc(w->dlogits, p->w_out, w->d_o, u_len * b, 3 * h, v);
-    for (int i = u_len - 1; i >= 0; i--) {
-        const float *prev = i > 0 ? w->s + (size_t)(i - 1) * bh : w->s0;
-        const float *d_o = w->d_o + (size_t)i * b * 3 * h;
-        for (int r = 0; r < b; r++)            // Inverts: o = [s_i; c_i]
-            for (int j = 0; j < h; j++) {
-                w->dcur[(size_t)r * h + j] += d_o[(size_t)r * 3 * h + j];
-                w->dc[(size_t)r * k + j] = d_o[(size_t)r * 3 * h + h + j];
-                w->dc[(size_t)r * k + h + j] = d_o[(size_t)r * 3 * h + 2 * h + j];
-            }
-        // Inverts: s_i = GRU(x_i, s_{i-1})
-        memset(w->dnext, 0, bh * sizeof(float));
-        memset(w->ddx, 0, (size_t)b * dx * sizeof(float));
-        gru_cell_backward(&p->dec, &g->dec, w->dec_x + (size_t)i * b * dx, prev,
-                          w->dcache + (size_t)i * b * 4 * h, w->dcur, w->ddx, w->dnext,
-                          w->work, b);
-        for (int r = 0; r < b; r++) {          // Inverts: x_i = [emb(y_{i-1}); c_i]
-            memcpy(w->dye + ((size_t)i * b + r) * e, w->ddx + (size_t)r * dx,
-                   (size_t)e * sizeof(float));
-            for (int j = 0; j < k; j++)
-                w->dc[(size_t)r * k + j] += w->ddx[(size_t)r * dx + e + j];
-        }
-        if (c->attention)                      // Inverts: c_i = attention(s_{i-1}, h)
-            addattn_backward(prev, p->w_a, p->v_a, w->ann,
-                             w->alpha + (size_t)i * b * t_len,
-                             w->th + (size_t)i * t_len * b * a, w->dc, w->dnext, g->w_a,
-                             g->v_a, w->dkeys, w->dann, w->work, t_len, b, h, k, a);
-        else                                   // Inverts: c_i = cfix
-            for (size_t q = 0; q < (size_t)b * k; q++) w->dcfix[q] += w->dc[q];
-        float *tmp = w->dcur;                  // dLoss/ds_{i-1} becomes current
-        w->dcur = w->dnext;
-        w->dnext = tmp;
-    }
+    for (int i = u_len - 1; i >= 0; i--) decoder_step_backward(p, g, c, w, i, b, t_len);
     // Inverts: s_0 = tanh(cfix W_init + b_init)
     for (size_t q = 0; q < bh; q++) w->dcur[q] *= 1.0f - w->s0[q] * w->s0[q];
     tmat_at_mul_acc(w->cfix, w->dcur, g->w_init, b, k, h);
@@ -292,9 +303,10 @@ void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config
     if (c->attention)                          // Inverts: keys = ann U_a
         addattn_keys_backward(w->ann, p->u_a, w->dkeys, w->dann, g->u_a, t_len, b, k,
                               a);
-    bigru_backward(&p->enc_f, &p->enc_b, &g->enc_f, &g->enc_b, w->xs, bt->src_mask,
-                   w->hs_f, w->hs_b, w->cache_f, w->cache_b, w->dann, w->dxs, w->dsplit,
-                   w->work, t_len, b);
+    bigru_seq_t enc = {w->xs, bt->src_mask, w->hs_f, w->hs_b, w->cache_f, w->cache_b,
+                       t_len, b};
+    bigru_backward(&p->enc_f, &p->enc_b, &g->enc_f, &g->enc_b, &enc, w->dann, w->dxs,
+                   w->dsplit, w->work);
     // Inverts: the two embedding lookups
     embedding_backward(w->src_tm, w->dxs, g->emb_src, t_len * b, c->v_src, e);
     embedding_backward(w->tin_tm, w->dye, g->emb_tgt, u_len * b, c->v_tgt, e);

@@ -59,7 +59,7 @@ double s2s_forward(const s2s_params_t *p, const s2s_config_t *c, const s2s_batch
 
 // Gradient of scale * (the summed loss of the last s2s_forward on bt),
 // accumulated into g (a view of a gradient buffer: zero it first).
-void s2s_backward(const s2s_params_t *p, const s2s_params_t *g, const s2s_config_t *c,
+void s2s_backward(const s2s_params_t *p, s2s_params_t *g, const s2s_config_t *c,
                   const s2s_batch_t *bt, s2s_work_t *w, float scale);
 
 // Greedy decoding of a batch: out (B, u_max) token ids, each row ending at its

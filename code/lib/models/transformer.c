@@ -21,7 +21,8 @@ int tf_config_check(const tf_config_t *c) {
     if (c->v_src < 1 || c->v_tgt < 1 || c->d_model < 1 || c->n_heads < 1 || c->d_ff < 1)
         return -1;
     if (c->d_model % c->n_heads) return -1;
-    if (c->n_enc < 1 || c->n_dec < 1 || c->n_enc > TF_MAX_LAYERS || c->n_dec > TF_MAX_LAYERS)
+    if (c->n_enc < 1 || c->n_dec < 1 || c->n_enc > TF_MAX_LAYERS ||
+        c->n_dec > TF_MAX_LAYERS)
         return -1;
     if (c->b_max < 1 || c->t_max < 1 || c->u_max < 1) return -1;
     return 0;
@@ -154,8 +155,9 @@ struct tf_work {
     double *ln_ws;                       // layernorm_backward_ws's (2 d,)
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
-    float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS], *vc[TF_MAX_LAYERS];
-    float *step_x, *step_a;              // (B, d) x 7, (B, Vt), (B, d_ff); (max(t_max, u_max),)
+    float *ks[TF_MAX_LAYERS], *vs[TF_MAX_LAYERS], *kc[TF_MAX_LAYERS],
+        *vc[TF_MAX_LAYERS];
+    float *step_x, *step_a; // (B, d) x 7, (B, Vt), (B, d_ff); (max(t_max, u_max),)
     const unsigned char *src_mask;       // of the last tf_forward
 };
 
@@ -269,11 +271,13 @@ static void attend_row(const float *q, const float *k, const float *v, int strid
 // end snippet
 
 // snippet: attend_row_backward
-// Gradients of attend_row, given its weights a and dctx (d_k,); accumulate
-// into dq (d_k,) and the rows of dk, dv (same stride as k, v).
-static void attend_row_backward(const float *q, const float *k, const float *v,
-                                int stride, int n_keys, int d_k, const float *a,
-                                const float *dctx, float *dq, float *dk, float *dv) {
+// Gradients of attend_row, given what it saw and made (fw: q, k, v, its
+// weights a) and dd->ctx (d_k,); accumulate (+=) into dd->q (d_k,) and the rows
+// of dd->k, dd->v (the same stride as k, v).
+static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stride,
+                                int n_keys, int d_k) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *a = fw->a, *dctx = dd->ctx;
+    float *dq = dd->q, *dk = dd->k, *dv = dd->v;
     // BEGIN SOLUTION
     float scale = 1.0f / sqrtf((float)d_k), dot_ad = 0.0f;
     float da[n_keys];
@@ -321,19 +325,30 @@ static void attend_batch(const att_cache_t *c, int b, int tq, int tk, int d, int
             }
 }
 
-static void attend_batch_backward(const att_cache_t *c, int b, int tq, int tk, int d,
-                                  int h, int causal, const float *dctx, float *dq,
-                                  float *dk, float *dv) {
+// One attention sub-layer's call: queries from xq (B tq, d), keys and values
+// from xkv (B tk, d), h heads; causal: query i sees keys j <= i.
+typedef struct {
+    const float *xq, *xkv;
+    int b, tq, tk, h, causal;
+} att_call_t;
+
+// Gradients of attend_batch given dd->ctx (B tq, d); accumulate (+=) into
+// dd->q (B tq, d), dd->k and dd->v (B tk, d).
+static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
+                                  const att_call_t *at, int d) {
+    int b = at->b, tq = at->tq, tk = at->tk, h = at->h, causal = at->causal;
     int d_k = d / h;
     for (int s = 0; s < b; s++)
         for (int hh = 0; hh < h; hh++)
             for (int i = 0; i < tq; i++) {
                 size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
                 size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-                const float *a = c->a + (((size_t)s * h + hh) * tq + i) * tk;
-                attend_row_backward(c->q + qi, c->k + k0, c->v + k0, d,
-                                    causal ? i + 1 : tk, d_k, a, dctx + qi, dq + qi,
-                                    dk + k0, dv + k0);
+                const att_cache_t fw = {c->q + qi, c->k + k0, c->v + k0,
+                                        c->a + (((size_t)s * h + hh) * tq + i) * tk,
+                                        NULL};
+                att_cache_t row = {dd->q + qi, dd->k + k0, dd->v + k0, NULL,
+                                   dd->ctx + qi};
+                attend_row_backward(&fw, &row, d, causal ? i + 1 : tk, d_k);
             }
 }
 
@@ -361,8 +376,8 @@ static void attn_out_residual(const mha_params_t *p, const float *x, const float
 }
 
 // q = xq W_q, k = xkv W_k, v = xkv W_v.
-static void project_qkv(const mha_params_t *p, const float *xq, int rq, const float *xkv,
-                        int rk, const att_cache_t *c) {
+static void project_qkv(const mha_params_t *p, const float *xq, int rq,
+                        const float *xkv, int rk, const att_cache_t *c) {
     int d = p->d_model;
     memset(c->q, 0, (size_t)rq * d * sizeof(float));
     memset(c->k, 0, (size_t)rk * d * sizeof(float));
@@ -378,7 +393,8 @@ static void ffn_residual(const ffn_params_t *p, const float *x, float *hid, floa
     int d = p->d_model, f = p->d_ff;
     tmat_set_rows(hid, p->b1, rows, f);
     tmat_mul_acc(x, p->w1, hid, rows, d, f);
-    for (size_t i = 0; i < (size_t)rows * f; i++) hid[i] = hid[i] > 0.0f ? hid[i] : 0.0f;
+    for (size_t i = 0; i < (size_t)rows * f; i++)
+        hid[i] = hid[i] > 0.0f ? hid[i] : 0.0f;
     memcpy(s, x, (size_t)rows * d * sizeof *s);
     for (int i = 0; i < rows; i++)
         for (int j = 0; j < d; j++) s[(size_t)i * d + j] += p->b2[j];
@@ -392,27 +408,42 @@ static void ffn_residual(const ffn_params_t *p, const float *x, float *hid, floa
 static int embed(const float *table, const int *ids, const float *pe, float *x, int b,
                  int n, int v, int d) {
     for (int s = 0; s < b; s++)
-        if (embedding_pos_forward(table, ids + (size_t)s * n, pe, x + (size_t)s * n * d, n,
-                                  v, d))
+        if (embedding_pos_forward(table, ids + (size_t)s * n, pe, x + (size_t)s * n * d,
+                                  n, v, d))
             return -1;
     return 0;
 }
 
+// y = LayerNorm(s), s = xq + Attention(xq, xkv): an attention sub-layer over
+// at's rows, keeping q, k, v, the weights and the context in c for backward.
+// key_mask (B, tk) or NULL.
+static void attn_sublayer(const mha_params_t *p, const layernorm_params_t *ln,
+                          att_cache_t *c, const att_call_t *at,
+                          const unsigned char *key_mask, float *s, float *y) {
+    int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
+    project_qkv(p, at->xq, rq, at->xkv, rk, c);
+    attend_batch(c, at->b, at->tq, at->tk, d, at->h, key_mask, at->causal);
+    attn_out_residual(p, at->xq, c->ctx, s, rq);
+    layernorm_forward(s, ln->gamma, ln->beta, y, rq, d, LAYERNORM_EPS);
+}
+
+// y = LayerNorm(s), s = x + FFN(x): the FFN sub-layer over rows, keeping the
+// hidden activations hid (rows, d_ff) for backward.
+static void ffn_sublayer(const ffn_params_t *f, const layernorm_params_t *ln,
+                         const float *x, float *hid, float *s, float *y, int rows) {
+    ffn_residual(f, x, hid, s, rows);
+    layernorm_forward(s, ln->gamma, ln->beta, y, rows, f->d_model, LAYERNORM_EPS);
+}
+
 static void encoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
                             const unsigned char *mask) {
-    int d = c->d_model, rs = w->b * w->t;
     const float *x = w->x_src;
     for (int l = 0; l < c->n_enc; l++) {
         const encoder_block_t *blk = &p->enc[l];
         enc_cache_t *e = &w->enc[l];
-        project_qkv(&blk->attn, x, rs, x, rs, &e->att);
-        attend_batch(&e->att, w->b, w->t, w->t, d, c->n_heads, mask, 0);
-        attn_out_residual(&blk->attn, x, e->att.ctx, e->s1, rs);
-        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rs, d,
-                          LAYERNORM_EPS);
-        ffn_residual(&blk->ffn, e->h1, e->hid, e->s2, rs);
-        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->y, rs, d,
-                          LAYERNORM_EPS);
+        const att_call_t self = {x, x, w->b, w->t, w->t, c->n_heads, 0};
+        attn_sublayer(&blk->attn, &blk->norm1, &e->att, &self, mask, e->s1, e->h1);
+        ffn_sublayer(&blk->ffn, &blk->norm2, e->h1, e->hid, e->s2, e->y, w->b * w->t);
         x = e->y;
     }
 }
@@ -423,24 +454,17 @@ static const float *enc_out(const tf_config_t *c, const tf_work_t *w) {
 
 static void decoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
                             const unsigned char *mask) {
-    int d = c->d_model, rs = w->b * w->t, rt = w->b * w->u;
     const float *x = w->x_tgt, *enc = enc_out(c, w);
     for (int l = 0; l < c->n_dec; l++) {
         const decoder_block_t *blk = &p->dec[l];
         dec_cache_t *e = &w->dec[l];
-        project_qkv(&blk->self_attn, x, rt, x, rt, &e->self);
-        attend_batch(&e->self, w->b, w->u, w->u, d, c->n_heads, NULL, 1);
-        attn_out_residual(&blk->self_attn, x, e->self.ctx, e->s1, rt);
-        layernorm_forward(e->s1, blk->norm1.gamma, blk->norm1.beta, e->h1, rt, d,
-                          LAYERNORM_EPS);
-        project_qkv(&blk->cross_attn, e->h1, rt, enc, rs, &e->cross);
-        attend_batch(&e->cross, w->b, w->u, w->t, d, c->n_heads, mask, 0);
-        attn_out_residual(&blk->cross_attn, e->h1, e->cross.ctx, e->s2, rt);
-        layernorm_forward(e->s2, blk->norm2.gamma, blk->norm2.beta, e->h2, rt, d,
-                          LAYERNORM_EPS);
-        ffn_residual(&blk->ffn, e->h2, e->hid, e->s3, rt);
-        layernorm_forward(e->s3, blk->norm3.gamma, blk->norm3.beta, e->y, rt, d,
-                          LAYERNORM_EPS);
+        const att_call_t self = {x, x, w->b, w->u, w->u, c->n_heads, 1};
+        attn_sublayer(&blk->self_attn, &blk->norm1, &e->self, &self, NULL, e->s1,
+                      e->h1);
+        const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, c->n_heads, 0};
+        attn_sublayer(&blk->cross_attn, &blk->norm2, &e->cross, &cross, mask, e->s2,
+                      e->h2);
+        ffn_sublayer(&blk->ffn, &blk->norm3, e->h2, e->hid, e->s3, e->y, w->b * w->u);
         x = e->y;
     }
 }
@@ -469,13 +493,13 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 
 // Inverts: out = x + ctx W_o + b_o, and the attention and projections before
 // it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
-// dxkv (rk, d) += (the key and value paths). dxq may equal dxkv
-// (self-attention). xq, xkv: the sub-layer's inputs.
-static void attn_backward(const mha_params_t *p, const mha_params_t *g, const att_cache_t *c,
-                          const float *xq, int rq, const float *xkv, int rk, int b,
-                          int tq, int tk, int h, int causal, const float *dout,
-                          float *dxq, float *dxkv, tf_work_t *w) {
-    int d = p->d_model;
+// dxkv (rk, d) += (the key and value paths), rq = B tq, rk = B tk. dxq may
+// equal dxkv (self-attention). at: the sub-layer's inputs and sizes.
+static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cache_t *c,
+                          const att_call_t *at, const float *dout, float *dxq,
+                          float *dxkv, tf_work_t *w) {
+    int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
+    const float *xq = at->xq, *xkv = at->xkv;
     for (size_t i = 0; i < (size_t)rq * d; i++) dxq[i] += dout[i];   // the residual
     tmat_sum_rows_acc(dout, g->b_o, rq, d);
     tmat_at_mul_acc(c->ctx, dout, g->w_o, rq, d, d);
@@ -484,7 +508,8 @@ static void attn_backward(const mha_params_t *p, const mha_params_t *g, const at
     memset(w->dq, 0, (size_t)rq * d * sizeof(float));
     memset(w->dk, 0, (size_t)rk * d * sizeof(float));
     memset(w->dv, 0, (size_t)rk * d * sizeof(float));
-    attend_batch_backward(c, b, tq, tk, d, h, causal, w->dctx, w->dq, w->dk, w->dv);
+    att_cache_t dd = {w->dq, w->dk, w->dv, NULL, w->dctx};
+    attend_batch_backward(c, &dd, at, d);
     tmat_at_mul_acc(xq, w->dq, g->w_q, rq, d, d);         // Inverts: q = xq W_q
     tmat_at_mul_acc(xkv, w->dk, g->w_k, rk, d, d);        // Inverts: k = xkv W_k
     tmat_at_mul_acc(xkv, w->dv, g->w_v, rk, d, d);        // Inverts: v = xkv W_v
@@ -494,9 +519,9 @@ static void attn_backward(const mha_params_t *p, const mha_params_t *g, const at
 }
 
 // Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
-static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, const float *x,
-                              const float *hid, const float *ds, float *dx, int rows,
-                              tf_work_t *w) {
+static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g,
+                              const float *x, const float *hid, const float *ds,
+                              float *dx, int rows, tf_work_t *w) {
     int d = p->d_model, f = p->d_ff;
     for (size_t i = 0; i < (size_t)rows * d; i++) dx[i] += ds[i];    // the residual
     tmat_sum_rows_acc(ds, g->b2, rows, d);
@@ -512,14 +537,43 @@ static void ffn_backward_rows(const ffn_params_t *p, const ffn_params_t *g, cons
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
 // ws: layernorm_scratch_doubles(d) doubles.
-static int ln_backward(const layernorm_params_t *ln, const layernorm_params_t *g,
-                       const float *s, const float *dy, float *ds, int rows, double *ws) {
+static int ln_backward(const layernorm_params_t *ln, layernorm_params_t *g,
+                       const float *s, const float *dy, float *ds, int rows,
+                       double *ws) {
     memset(ds, 0, (size_t)rows * ln->d * sizeof *ds);
     return layernorm_backward_ws(s, ln->gamma, dy, ds, g->gamma, g->beta, rows, ln->d,
                                  LAYERNORM_EPS, ws);
 }
 
-int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
+// Inverts y = LayerNorm(s), s = x + FFN(x): the FFN sub-layer of a block.
+// w->dy (rows, d) = dLoss/dy -> w->dh (rows, d) = dLoss/dx (set, not added);
+// w->ds is scratch. hid: the FFN's hidden activations.
+static int ffn_sublayer_backward(const layernorm_params_t *ln, layernorm_params_t *gln,
+                                 const ffn_params_t *f, ffn_params_t *gf,
+                                 const float *x, const float *s, const float *hid,
+                                 int rows, tf_work_t *w) {
+    int bad = ln_backward(ln, gln, s, w->dy, w->ds, rows, w->ln_ws);
+    memset(w->dh, 0, (size_t)rows * f->d_model * sizeof(float));
+    ffn_backward_rows(f, gf, x, hid, w->ds, w->dh, rows, w);
+    return bad;
+}
+
+// Inverts y = LayerNorm(s), s = xq + Attention(xq, xkv): an attention
+// sub-layer. w->dh (B tq, d) = dLoss/dy -> dxq (set: zeroed first, after w->dh
+// is read) and dxkv (+=; may equal dxq); w->ds is scratch.
+static int attn_sublayer_backward(const layernorm_params_t *ln, layernorm_params_t *gln,
+                                  const mha_params_t *p, mha_params_t *g,
+                                  const att_cache_t *c, const float *s,
+                                  const att_call_t *at, float *dxq, float *dxkv,
+                                  tf_work_t *w) {
+    int rows = at->b * at->tq;
+    int bad = ln_backward(ln, gln, s, w->dh, w->ds, rows, w->ln_ws);
+    memset(dxq, 0, (size_t)rows * p->d_model * sizeof(float));
+    attn_backward(p, g, c, at, w->ds, dxq, dxkv, w);
+    return bad;
+}
+
+int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale) {
     int d = c->d_model, v = c->v_tgt, h = c->n_heads;
     int rs = w->b * w->t, rt = w->b * w->u, bad = 0;
@@ -536,36 +590,33 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
     const float *enc = enc_out(c, w);
     for (int l = c->n_dec - 1; l >= 0; l--) {
         const decoder_block_t *blk = &p->dec[l];
-        const decoder_block_t *gb = &g->dec[l];
+        decoder_block_t *gb = &g->dec[l];
         const dec_cache_t *e = &w->dec[l];
         const float *x = l ? w->dec[l - 1].y : w->x_tgt;
-        bad |= ln_backward(&blk->norm3, &gb->norm3, e->s3, w->dy, w->ds, rt, w->ln_ws);
-        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
-        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h2, e->hid, w->ds, w->dh, rt, w);
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dh, w->ds, rt, w->ln_ws);
-        memset(w->dh, 0, (size_t)rt * d * sizeof(float));
-        attn_backward(&blk->cross_attn, &gb->cross_attn, &e->cross, e->h1, rt, enc, rs,
-                      w->b, w->u, w->t, h, 0, w->ds, w->dh, w->denc, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rt, w->ln_ws);
-        memset(w->dy, 0, (size_t)rt * d * sizeof(float));
-        attn_backward(&blk->self_attn, &gb->self_attn, &e->self, x, rt, x, rt, w->b,
-                      w->u, w->u, h, 1, w->ds, w->dy, w->dy, w);
+        bad |= ffn_sublayer_backward(&blk->norm3, &gb->norm3, &blk->ffn, &gb->ffn,
+                                     e->h2, e->s3, e->hid, rt, w);
+        const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
+        bad |= attn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->cross_attn,
+                                      &gb->cross_attn, &e->cross, e->s2, &cross, w->dh,
+                                      w->denc, w);
+        const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
+        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->self_attn,
+                                      &gb->self_attn, &e->self, e->s1, &self, w->dy,
+                                      w->dy, w);
     }
     embedding_pos_backward(bt->tgt_in, w->dy, g->emb_tgt, rt, v, d);
     // the encoder, with dLoss/d(encoder output) summed over the decoder blocks
     memcpy(w->dy, w->denc, (size_t)rs * d * sizeof(float));
     for (int l = c->n_enc - 1; l >= 0; l--) {
         const encoder_block_t *blk = &p->enc[l];
-        const encoder_block_t *gb = &g->enc[l];
+        encoder_block_t *gb = &g->enc[l];
         const enc_cache_t *e = &w->enc[l];
         const float *x = l ? w->enc[l - 1].y : w->x_src;
-        bad |= ln_backward(&blk->norm2, &gb->norm2, e->s2, w->dy, w->ds, rs, w->ln_ws);
-        memset(w->dh, 0, (size_t)rs * d * sizeof(float));
-        ffn_backward_rows(&blk->ffn, &gb->ffn, e->h1, e->hid, w->ds, w->dh, rs, w);
-        bad |= ln_backward(&blk->norm1, &gb->norm1, e->s1, w->dh, w->ds, rs, w->ln_ws);
-        memset(w->dy, 0, (size_t)rs * d * sizeof(float));
-        attn_backward(&blk->attn, &gb->attn, &e->att, x, rs, x, rs, w->b, w->t, w->t, h,
-                      0, w->ds, w->dy, w->dy, w);
+        bad |= ffn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->ffn, &gb->ffn,
+                                     e->h1, e->s2, e->hid, rs, w);
+        const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};
+        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->attn, &gb->attn,
+                                      &e->att, e->s1, &self, w->dy, w->dy, w);
     }
     embedding_pos_backward(bt->src, w->dy, g->emb_src, rs, c->v_src, d);
     return bad ? -1 : 0;
@@ -574,82 +625,111 @@ int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c
 // ---------------------------------------------------------------------------
 // greedy decoding with a key/value cache
 
-int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
-              const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
-              float *cross, tf_work_t *w) {
-    if (b < 1 || b > c->b_max || t_len < 1 || t_len > c->t_max) return -1;
-    int d = c->d_model, h = c->n_heads, d_k = d / h, v = c->v_tgt, um = c->u_max;
-    int rs = b * t_len;
-    w->b = b, w->t = t_len, w->u = 1;
-    if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
-    encoder_forward(p, c, w, src_mask);
-    const float *enc = enc_out(c, w);
-    for (int l = 0; l < c->n_dec; l++) {   // the cross-attention's keys and values, once
+// One greedy decode in progress: its sizes, source mask, cross-attention
+// record, which rows are done, the step t, and the step buffers (B, d) of
+// tf_work_t's step_x: x, q, ctx, s, hh, kk, vv; hid (B, d_ff).
+typedef struct {
+    const tf_config_t *c;
+    tf_work_t *w;
+    const unsigned char *src_mask;
+    float *cross;
+    const int *done;
+    int b, t_len, t;
+    float *x, *q, *ctx, *s, *hh, *kk, *vv, *hid;
+} greedy_t;
+
+// Decoder block l on the newest token of every row (g->x, B rows), in place:
+// its key and value appended to the cache, attention over the t + 1 cached
+// ones, cross-attention over the cached encoder keys and values, the FFN.
+static void greedy_block(const decoder_block_t *blk, int l, const greedy_t *g) {
+    const tf_config_t *c = g->c;
+    tf_work_t *w = g->w;
+    int d = c->d_model, h = c->n_heads, d_k = d / h, um = c->u_max;
+    int b = g->b, t_len = g->t_len, t = g->t;
+    float *x = g->x, *q = g->q, *ctx = g->ctx, *s = g->s, *hh = g->hh, *kk = g->kk;
+    float *vv = g->vv, *cross = g->cross;
+    // causal self-attention: append this token's key and value, attend
+    // over the t + 1 cached ones
+    memset(q, 0, (size_t)3 * b * d * sizeof(float));   // q, ctx, s: zeroed
+    memset(kk, 0, (size_t)2 * b * d * sizeof(float));
+    tmat_mul_acc(x, blk->self_attn.w_q, q, b, d, d);
+    tmat_mul_acc(x, blk->self_attn.w_k, kk, b, d, d);
+    tmat_mul_acc(x, blk->self_attn.w_v, vv, b, d, d);
+    for (int r = 0; r < b; r++) {
+        memcpy(w->ks[l] + ((size_t)r * um + t) * d, kk + (size_t)r * d,
+               (size_t)d * sizeof(float));
+        memcpy(w->vs[l] + ((size_t)r * um + t) * d, vv + (size_t)r * d,
+               (size_t)d * sizeof(float));
+        for (int j = 0; j < h; j++)
+            attend_row(q + (size_t)r * d + j * d_k,
+                       w->ks[l] + (size_t)r * um * d + j * d_k,
+                       w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k, NULL,
+                       w->step_a, ctx + (size_t)r * d + j * d_k);
+    }
+    attn_out_residual(&blk->self_attn, x, ctx, s, b);
+    layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d, LAYERNORM_EPS);
+    // cross-attention over the cached encoder keys and values
+    memset(q, 0, (size_t)2 * b * d * sizeof(float));
+    tmat_mul_acc(hh, blk->cross_attn.w_q, q, b, d, d);
+    for (int r = 0; r < b; r++)
+        for (int j = 0; j < h; j++) {
+            attend_row(q + (size_t)r * d + j * d_k,
+                       w->kc[l] + (size_t)r * t_len * d + j * d_k,
+                       w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len, d_k,
+                       g->src_mask + (size_t)r * t_len, w->step_a,
+                       ctx + (size_t)r * d + j * d_k);
+            if (cross && !g->done[r])
+                memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) * t_len,
+                       w->step_a, (size_t)t_len * sizeof(float));
+        }
+    attn_out_residual(&blk->cross_attn, hh, ctx, s, b);
+    layernorm_forward(s, blk->norm2.gamma, blk->norm2.beta, hh, b, d, LAYERNORM_EPS);
+    ffn_residual(&blk->ffn, hh, g->hid, s, b);
+    layernorm_forward(s, blk->norm3.gamma, blk->norm3.beta, x, b, d, LAYERNORM_EPS);
+}
+
+// The cross-attention's keys and values of every decoder block, once per
+// source: kc[l], vc[l] (B T, d) = enc W_k, enc W_v.
+static void greedy_cross_kv(const tf_params_t *p, const tf_config_t *c, tf_work_t *w,
+                            const float *enc, int rs) {
+    int d = c->d_model;
+    for (int l = 0; l < c->n_dec; l++) {
         const mha_params_t *ca = &p->dec[l].cross_attn;
         memset(w->kc[l], 0, (size_t)rs * d * sizeof(float));
         memset(w->vc[l], 0, (size_t)rs * d * sizeof(float));
         tmat_mul_acc(enc, ca->w_k, w->kc[l], rs, d, d);
         tmat_mul_acc(enc, ca->w_v, w->vc[l], rs, d, d);
     }
-    float *x = w->step_x, *q = x + b * d, *ctx = q + b * d, *s = ctx + b * d;
-    float *hh = s + b * d, *kk = hh + b * d, *vv = kk + b * d, *lg = vv + b * d;
-    float *hid = lg + (size_t)b * v;
+}
+
+int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
+              const unsigned char *src_mask, int b, int t_len, int *out, float *logits,
+              float *cross, tf_work_t *w) {
+    if (b < 1 || b > c->b_max || t_len < 1 || t_len > c->t_max) return -1;
+    int d = c->d_model, h = c->n_heads, v = c->v_tgt, um = c->u_max;
+    w->b = b, w->t = t_len, w->u = 1;
+    if (embed(p->emb_src, src, w->pe, w->x_src, b, t_len, c->v_src, d)) return -1;
+    encoder_forward(p, c, w, src_mask);
+    greedy_cross_kv(p, c, w, enc_out(c, w), b * t_len);
     int prev[b], done[b], n_done = 0;
+    greedy_t g = {.c = c, .w = w, .src_mask = src_mask, .cross = cross, .done = done,
+                  .b = b, .t_len = t_len, .x = w->step_x};
+    g.q = g.x + b * d, g.ctx = g.q + b * d, g.s = g.ctx + b * d, g.hh = g.s + b * d;
+    g.kk = g.hh + b * d, g.vv = g.kk + b * d;
+    float *lg = g.vv + b * d;
+    g.hid = lg + (size_t)b * v;
     for (int r = 0; r < b; r++) prev[r] = S2S_BOS, done[r] = 0;
     for (size_t i = 0; i < (size_t)b * um; i++) out[i] = S2S_PAD;
     if (logits) memset(logits, 0, (size_t)b * um * v * sizeof(float));
     if (cross) memset(cross, 0, (size_t)b * c->n_dec * h * um * t_len * sizeof(float));
     for (int t = 0; t < um && n_done < b; t++) {
+        g.t = t;
         for (int r = 0; r < b; r++)   // the newest token, embedded at position t
             embedding_pos_forward(p->emb_tgt, &prev[r], w->pe + (size_t)t * d,
-                                  x + (size_t)r * d, 1, v, d);
-        for (int l = 0; l < c->n_dec; l++) {
-            const decoder_block_t *blk = &p->dec[l];
-            // causal self-attention: append this token's key and value, attend
-            // over the t + 1 cached ones
-            memset(q, 0, (size_t)3 * b * d * sizeof(float));   // q, ctx, s: zeroed
-            memset(kk, 0, (size_t)2 * b * d * sizeof(float));
-            tmat_mul_acc(x, blk->self_attn.w_q, q, b, d, d);
-            tmat_mul_acc(x, blk->self_attn.w_k, kk, b, d, d);
-            tmat_mul_acc(x, blk->self_attn.w_v, vv, b, d, d);
-            for (int r = 0; r < b; r++) {
-                memcpy(w->ks[l] + ((size_t)r * um + t) * d, kk + (size_t)r * d,
-                       (size_t)d * sizeof(float));
-                memcpy(w->vs[l] + ((size_t)r * um + t) * d, vv + (size_t)r * d,
-                       (size_t)d * sizeof(float));
-                for (int j = 0; j < h; j++)
-                    attend_row(q + (size_t)r * d + j * d_k,
-                               w->ks[l] + (size_t)r * um * d + j * d_k,
-                               w->vs[l] + (size_t)r * um * d + j * d_k, d, t + 1, d_k, NULL,
-                               w->step_a, ctx + (size_t)r * d + j * d_k);
-            }
-            attn_out_residual(&blk->self_attn, x, ctx, s, b);
-            layernorm_forward(s, blk->norm1.gamma, blk->norm1.beta, hh, b, d,
-                              LAYERNORM_EPS);
-            // cross-attention over the cached encoder keys and values
-            memset(q, 0, (size_t)2 * b * d * sizeof(float));
-            tmat_mul_acc(hh, blk->cross_attn.w_q, q, b, d, d);
-            for (int r = 0; r < b; r++)
-                for (int j = 0; j < h; j++) {
-                    attend_row(q + (size_t)r * d + j * d_k,
-                               w->kc[l] + (size_t)r * t_len * d + j * d_k,
-                               w->vc[l] + (size_t)r * t_len * d + j * d_k, d, t_len, d_k,
-                               src_mask + (size_t)r * t_len, w->step_a,
-                               ctx + (size_t)r * d + j * d_k);
-                    if (cross && !done[r])
-                        memcpy(cross + ((((size_t)r * c->n_dec + l) * h + j) * um + t) *
-                                           t_len,
-                               w->step_a, (size_t)t_len * sizeof(float));
-                }
-            attn_out_residual(&blk->cross_attn, hh, ctx, s, b);
-            layernorm_forward(s, blk->norm2.gamma, blk->norm2.beta, hh, b, d,
-                              LAYERNORM_EPS);
-            ffn_residual(&blk->ffn, hh, hid, s, b);
-            layernorm_forward(s, blk->norm3.gamma, blk->norm3.beta, x, b, d,
-                              LAYERNORM_EPS);
-        }
+                                  g.x + (size_t)r * d, 1, v, d);
+        for (int l = 0; l < c->n_dec; l++) greedy_block(&p->dec[l], l, &g);
         tmat_set_rows(lg, p->b_out, b, v);
-        tmat_mul_acc(x, p->w_out, lg, b, d, v);
+        tmat_mul_acc(g.x, p->w_out, lg, b, d, v);
         for (int r = 0; r < b; r++) {
             if (done[r]) continue;
             const float *z = lg + (size_t)r * v;
@@ -657,7 +737,8 @@ int tf_greedy(const tf_params_t *p, const tf_config_t *c, const int *src,
             for (int j = 1; j < v; j++)
                 if (z[j] > z[best]) best = j;
             out[(size_t)r * um + t] = best;
-            if (logits) memcpy(logits + ((size_t)r * um + t) * v, z, (size_t)v * sizeof *z);
+            if (logits)
+                memcpy(logits + ((size_t)r * um + t) * v, z, (size_t)v * sizeof *z);
             prev[r] = best;
             if (best == S2S_EOS) done[r] = 1, n_done++;
         }

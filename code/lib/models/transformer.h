@@ -74,7 +74,7 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 // Gradient of scale * (the summed loss of the last tf_forward on bt),
 // accumulated into g (a view of a gradient buffer: zero it first).
 // Returns 0; -1 if a workspace allocation failed (treat the step as lost).
-int tf_backward(const tf_params_t *p, const tf_params_t *g, const tf_config_t *c,
+int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale);
 
 // The logits of the last tf_forward: (B, U, Vt), row (b, i) predicting

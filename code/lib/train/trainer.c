@@ -20,8 +20,10 @@ float trainer_lr_warmup(float peak, long k, long n, long w) {
 }
 // end snippet
 
-int trainer_init(trainer_t *t, const trainer_config_t *c, long n_params, int n_batches) {
-    if (n_params < 1 || n_batches < 1 || c->epochs < 1 || c->epochs > TRAINER_MAX_EPOCHS)
+int trainer_init(trainer_t *t, const trainer_config_t *c, long n_params,
+                 int n_batches) {
+    if (n_params < 1 || n_batches < 1 || c->epochs < 1 ||
+        c->epochs > TRAINER_MAX_EPOCHS)
         return -1;
     memset(t, 0, sizeof *t);
     t->cfg = *c;
@@ -101,8 +103,9 @@ static double seconds_since(const trainer_t *t, double t0) {
 
 // One epoch of shuffled training batches; returns the mean loss per token,
 // or -1 if a step failed.
-static double train_epoch(trainer_t *t, const trainer_model_t *m, const trainer_data_t *d,
-                          rng_t *rng, progress_t *pr, double t0) {
+static double train_epoch(trainer_t *t, const trainer_model_t *m,
+                          const trainer_data_t *d, rng_t *rng, progress_t *pr,
+                          double t0) {
     shuffle(t->perm, t->n_perm, rng);
     double sum = 0.0;
     long count = 0;
@@ -126,7 +129,8 @@ int trainer_run(trainer_t *t, const trainer_model_t *m, const trainer_data_t *d,
                 rng_t *rng) {
     if (d->n_train != t->n_perm) return -1;
     double t0 = t->cfg.clock ? t->cfg.clock() : 0.0;
-    progress_t pr = {.label = m->label, .epochs = t->cfg.epochs, .n_batches = t->n_perm};
+    progress_t pr = {
+        .label = m->label, .epochs = t->cfg.epochs, .n_batches = t->n_perm};
     for (int ep = 0; ep < t->cfg.epochs; ep++) {
         pr.epoch = ep + 1;
         pr.end = 0;
