@@ -638,6 +638,45 @@ static void save_weights(report_t *r, run_t *run) {
     report_data_close(r, f);
 }
 
+// The attention weights of every head of the first and the last block on the
+// first ATT_TOKENS tokens of the first held-out record, one gnuplot matrix
+// (rowheaders, columnheaders) per head: att_bL_hH.dat. Token labels show a
+// space as '_', a newline as '|' and a double quote as '`' (gnuplot quotes).
+enum { ATT_TOKENS = 14 };
+static void write_attention(report_t *r, run_t *run) {
+    const gpt_config_t *c = &run->md.cfg;
+    int n = ATT_TOKENS < c->T_max ? ATT_TOKENS : c->T_max, cnt;
+    gpt_batch_t bt = {.B = 1, .T = n, .tokens = run->held_tok};
+    gpt_forward(&run->md.p, c, &bt, run->md.work, &cnt);
+    char label[ATT_TOKENS][32];
+    for (int t = 0; t < n; t++) {
+        int len, k = 0;
+        const unsigned char *b = bpe_token(&run->bpe, run->held_tok[t], &len);
+        for (int j = 0; j < len && k < 30; j++)
+            label[t][k++] = b[j] == ' '    ? '_'
+                            : b[j] == '\n' ? '|'
+                            : b[j] == '"'  ? '`'
+                                           : (char)b[j];
+        label[t][k] = 0;
+    }
+    for (int l = 0; l < c->L; l += c->L > 1 ? c->L - 1 : 1)
+        for (int h = 0; h < c->NH; h++) {
+            char name[48];
+            snprintf(name, sizeof name, "att_b%d_h%d.dat", l + 1, h + 1);
+            FILE *f = report_data(r, name);
+            if (!f) continue;
+            const float *a = gpt_attention(run->md.work, l) + (long)h * n * n;
+            fprintf(f, "%d", n);
+            for (int t = 0; t < n; t++) fprintf(f, " %s", label[t]);
+            for (int t = 0; t < n; t++) {
+                fprintf(f, "\n%s", label[t]);
+                for (int u = 0; u < n; u++) fprintf(f, " %.4f", a[(long)t * n + u]);
+            }
+            fputc('\n', f);
+            report_data_close(r, f);
+        }
+}
+
 static void run_free(run_t *run) {
     trainer_free(&run->tr);
     gpt_work_free(run->md.work);
@@ -718,6 +757,7 @@ int main(int argc, char **argv) {
     section_generation(&r, &run);
     section_measured(&r, &run);
     save_weights(&r, &run);
+    write_attention(&r, &run);
     run_free(&run);
     return report_close(&r) == 0 ? 0 : 1;
 }
