@@ -142,3 +142,11 @@ if [ -x "$B/bin/ch04_multi_head" ]; then
   if [ "$rc" -eq 0 ] && ! grep -qE '(^|[^0-9])1 heads' "$T/out"; then pass "ch04_multi_head --heads 1 says '1 head'"
   else fail "ch04_multi_head --heads 1 says '1 head'" "exit $rc: $(grep -E '1 heads' "$T/out" | head -n 2)"; fi
 fi
+
+# ch10 reads a pinned corpus: a missing or changed file is refused (exit 2, one
+# line), and nothing is printed before the refusal.
+if [ -x "$B/bin/ch10_gpt" ]; then
+  CH10_CORPUS="$T/no_such_file" expect_reject "a missing corpus" "$B/bin/ch10_gpt" --small
+  head -c 1000 /usr/share/games/fortunes/cookie > "$T/changed" 2>/dev/null
+  CH10_CORPUS="$T/changed" expect_reject "a changed corpus" "$B/bin/ch10_gpt" --small
+fi

@@ -2,6 +2,9 @@
 // layers/rmsnorm.h, layers/swiglu.h, position/rope_rows.h, layers/gqa.h and
 // layers/tied_embed.h. A backward wrapper runs the forward pass itself, takes
 // dL/dout as its last input and writes gradients that start from zero.
+// The whole model (models/gpt.h) is called with its flat parameter buffer.
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
@@ -9,6 +12,7 @@
 #include "layers/rmsnorm.h"
 #include "layers/swiglu.h"
 #include "layers/tied_embed.h"
+#include "models/gpt.h"
 #include "position/rope_rows.h"
 
 static float *zeroed(call *c, int k) {
@@ -133,9 +137,88 @@ FN(tied_both_backward) {
     return rc;
 }
 
+// ints V C L NH NKV F B T -> the config (B_max = B, T_max = T, RoPE base 1e4).
+static gpt_config_t gpt_in(call *c) {
+    return (gpt_config_t){.V = I(0), .C = I(1), .L = I(2), .NH = I(3), .NKV = I(4),
+                          .F = I(5), .B_max = I(6), .T_max = I(7),
+                          .rope_base = 10000.0};
+}
+
+// ints V C L NH NKV F B T; params (flat), tokens (B, T + 1) -> logits (B, T, V),
+// summed loss (1,)
+FN(gpt_forward) {
+    gpt_config_t g = gpt_in(c);
+    gpt_params_t p;
+    gpt_bind(&p, IN(0), &g);
+    gpt_work_t *w = gpt_work_new(&g);
+    if (!w) return -1;
+    gpt_batch_t bt = {.B = g.B_max, .T = g.T_max, .tokens = ids_in(c, 1)};
+    int count;
+    OUT(1)[0] = (float)gpt_forward(&p, &g, &bt, w, &count);
+    memcpy(OUT(0), gpt_logits(w), sizeof(float) * (size_t)c->out_len[0]);
+    gpt_work_free(w);
+    return count == g.B_max * g.T_max ? 0 : -1;
+}
+
+// ints V C L NH NKV F B T; params, tokens (B, T + 1) -> d(summed loss)/dparams
+FN(gpt_backward) {
+    gpt_config_t g = gpt_in(c);
+    gpt_params_t p, d;
+    gpt_bind(&p, IN(0), &g);
+    gpt_bind(&d, zeroed(c, 0), &g);
+    gpt_work_t *w = gpt_work_new(&g);
+    if (!w) return -1;
+    gpt_batch_t bt = {.B = g.B_max, .T = g.T_max, .tokens = ids_in(c, 1)};
+    int count;
+    gpt_forward(&p, &g, &bt, w, &count);
+    int rc = count > 0 ? gpt_backward(&p, &d, &g, &bt, w, 1.0f) : -1;
+    gpt_work_free(w);
+    return rc;
+}
+
+// ints V C L NH NKV F 1 T; params, prompt (P,), ints[8] = n new tokens ->
+// greedy continuation with the KV cache: the logits of every position fed
+// (P + n - 1, V) and the tokens (P + n,) as floats.
+FN(gpt_greedy) {
+    gpt_config_t g = gpt_in(c);
+    gpt_params_t p;
+    gpt_bind(&p, IN(0), &g);
+    gpt_cache_t *k = gpt_cache_new(&g);
+    if (!k) return -1;
+    int np = (int)c->in_len[1], n = I(8), *tok = ids_in(c, 1), next = 0, rc = 0;
+    for (int t = 0; t < np + n - 1 && rc == 0; t++) {
+        int cur = t < np ? tok[t] : next;
+        OUT(1)[t] = (float)cur;
+        rc = gpt_cache_step(&p, &g, k, cur, OUT(0) + (long)t * g.V);
+        next = gpt_sample(OUT(0) + (long)t * g.V, g.V, 0.0f, 0, 1.0f, NULL, NULL);
+    }
+    OUT(1)[np + n - 1] = (float)next;
+    gpt_cache_free(k);
+    return rc;
+}
+
+// ints V C L NH NKV F 1 T; params -> the bytes gpt_save writes, one per float
+FN(gpt_save) {
+    gpt_config_t g = gpt_in(c);
+    FILE *f = tmpfile();
+    if (!f) return -1;
+    if (gpt_save(f, &g, IN(0)) != 0) {
+        fclose(f);
+        return -1;
+    }
+    rewind(f);
+    long n = 0;
+    int ch;
+    while ((ch = fgetc(f)) != EOF && n < c->out_len[0]) OUT(0)[n++] = (float)ch;
+    int extra = ch != EOF && fgetc(f) != EOF;
+    fclose(f);
+    return n == c->out_len[0] && !extra ? 0 : -1;
+}
+
 const ref_entry REF_fns_ch10[] = {
     ENTRY(rmsnorm_forward),      ENTRY(rmsnorm_backward),     ENTRY(swiglu_forward),
     ENTRY(swiglu_backward),      ENTRY(rope_rows_forward),    ENTRY(rope_rows_backward),
     ENTRY(gqa_forward),          ENTRY(gqa_backward),         ENTRY(tied_embed_forward),
     ENTRY(tied_logits_forward),  ENTRY(tied_logits_backward), ENTRY(tied_both_backward),
-    {0}};
+    ENTRY(gpt_forward),          ENTRY(gpt_backward),         ENTRY(gpt_greedy),
+    ENTRY(gpt_save),             {0}};

@@ -18,9 +18,9 @@ typedef struct {
 // Number of parameters: 3 C F.
 long swiglu_param_count(const swiglu_params_t *p);
 
-// x (N, C) -> out (N, C); act (N, 3F) keeps, row by row, a = x W_1 (F),
-// b = x W_3 (F) and h = SiLU(a) * b (F) for the backward pass. out must not
-// overlap x or act. N <= 0, or C or F < 0: nothing written.
+// x (N, C) -> out (N, C); act (3, N, F) keeps a = x W_1 (N, F), then
+// b = x W_3 (N, F), then h = SiLU(a) * b (N, F) for the backward pass. out must
+// not overlap x or act. N <= 0, or C or F < 0: nothing written.
 // (torch: F.linear(F.silu(F.linear(x, W1.T)) * F.linear(x, W3.T), W2.T))
 void swiglu_forward(const swiglu_params_t *p, float *out, float *act, const float *x,
                     int N);

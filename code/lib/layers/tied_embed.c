@@ -21,15 +21,38 @@ void tied_embed_backward(float *dwte, const float *dx, const int *tokens, int N,
     }
 }
 
+// s (m,) += a x (m,), in double; m = TIED_SB is the common case, written with
+// a constant trip count so the compiler vectorises it.
+enum { TIED_SB = 64 };
+static void axpy_d(double *s, double a, const float *x, int m) {
+    if (m == TIED_SB)
+        for (int j = 0; j < TIED_SB; j++) s[j] += a * x[j];
+    else
+        for (int j = 0; j < m; j++) s[j] += a * x[j];
+}
+
 // snippet: tied_logits_forward
 void tied_logits_forward(float *logits, const float *x, const float *wte, int N, int V,
                          int C) {
     for (int n = 0; n < N; n++)
-        for (int i = 0; i < V; i++) {
-            double dot = 0.0;
-            for (int c = 0; c < C; c++)
-                dot += (double)x[(long)n * C + c] * wte[(long)i * C + c];
-            logits[(long)n * V + i] = (float)dot;
+        for (int i = 0; i < V; i += 4) {        // four logits at once, each in order
+            int q = V - i < 4 ? V - i : 4;
+            double dot[4] = {0.0, 0.0, 0.0, 0.0};
+            const float *xn = x + (long)n * C, *w = wte + (long)i * C;
+            if (q == 4) {
+                double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0;
+                for (int c = 0; c < C; c++) {
+                    double xc = xn[c];
+                    d0 += xc * w[c], d1 += xc * w[C + c];
+                    d2 += xc * w[2L * C + c], d3 += xc * w[3L * C + c];
+                }
+                dot[0] = d0, dot[1] = d1, dot[2] = d2, dot[3] = d3;
+            } else {
+                for (int c = 0; c < C; c++)
+                    for (int j = 0; j < q; j++)
+                        dot[j] += (double)xn[c] * w[(long)j * C + c];
+            }
+            for (int j = 0; j < q; j++) logits[(long)n * V + i + j] = (float)dot[j];
         }
 }
 // end snippet
@@ -38,19 +61,25 @@ void tied_logits_forward(float *logits, const float *x, const float *wte, int N,
 void tied_logits_backward(float *dx, float *dwte, const float *dlogits, const float *x,
                           const float *wte, int N, int V, int C) {
     // in the forward pass this was: dot += x[n * C + c] * wte[i * C + c];
-    for (int n = 0; n < N && dx; n++)           // dx = dlogits wte
-        for (int c = 0; c < C; c++) {
-            double s = 0.0;
+    // Every sum runs in double, in order of its index; a block of SB sums is
+    // kept at once so that the innermost loop runs along a row.
+    enum { SB = TIED_SB };
+    double s[SB];
+    for (int c0 = 0; c0 < C; c0 += SB) {
+        int m = C - c0 < SB ? C - c0 : SB;
+        for (int n = 0; n < N && dx; n++) {     // dx = dlogits wte
+            for (int j = 0; j < m; j++) s[j] = 0.0;
             for (int i = 0; i < V; i++)
-                s += (double)dlogits[(long)n * V + i] * wte[(long)i * C + c];
-            dx[(long)n * C + c] += (float)s;    // accumulates
+                axpy_d(s, dlogits[(long)n * V + i], wte + (long)i * C + c0, m);
+            for (int j = 0; j < m; j++) dx[(long)n * C + c0 + j] += (float)s[j];
         }
-    for (int i = 0; i < V; i++)                 // dwte = dlogits^T x
-        for (int c = 0; c < C; c++) {
-            double s = 0.0;
+        for (int i = 0; i < V; i++) {           // dwte = dlogits^T x
+            for (int j = 0; j < m; j++) s[j] = 0.0;
             for (int n = 0; n < N; n++)
-                s += (double)dlogits[(long)n * V + i] * x[(long)n * C + c];
-            dwte[(long)i * C + c] += (float)s;  // accumulates
+                axpy_d(s, dlogits[(long)n * V + i], x + (long)n * C + c0, m);
+            for (int j = 0; j < m; j++)
+                dwte[(long)i * C + c0 + j] += (float)s[j];   // accumulates
         }
+    }
 }
 // end snippet

@@ -1,0 +1,87 @@
+// test_gpt.c -- models/gpt: configurations it refuses, the parameter count,
+// the sampling rules (greedy, top-k 1, a tiny top-p, seeded draws), the cache's
+// limits, and the cache against recomputation on a random model.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/gpt.h"
+
+static gpt_config_t small(void) {
+    return (gpt_config_t){.V = 11, .C = 8, .L = 2, .NH = 4, .NKV = 2, .F = 6,
+                          .B_max = 2, .T_max = 5, .rope_base = 10000.0};
+}
+
+Test(gpt, config_check) {
+    gpt_config_t c = small();
+    cr_assert_eq(gpt_config_check(&c), 0);
+    c.NKV = 3;                                  // does not divide NH
+    cr_assert_eq(gpt_config_check(&c), -1);
+    c = small(), c.NH = 8;                      // head size 1: odd, RoPE needs pairs
+    cr_assert_eq(gpt_config_check(&c), -1);
+    c = small(), c.L = GPT_MAX_LAYERS + 1;
+    cr_assert_eq(gpt_config_check(&c), -1);
+    c = small(), c.rope_base = 0.0;
+    cr_assert_eq(gpt_config_check(&c), -1);
+    cr_assert_eq(gpt_param_count(&c), -1);
+}
+
+Test(gpt, param_count) {
+    // wte 11x8 + 2 x (n1 8 + wq 64 + wk 32 + wv 32 + wo 64 + n2 8 + 3 x 48) + nf 8
+    gpt_config_t c = small();
+    cr_assert_eq(gpt_param_count(&c), 88 + 2 * (8 + 64 + 32 + 32 + 64 + 8 + 144) + 8);
+}
+
+Test(gpt, sample_rules) {
+    float logits[5] = {0.1f, 2.0f, 1.9f, -1.0f, 2.0f}, scratch[10];
+    rng_t rng;
+    rng_seed(&rng, 1);
+    cr_assert_eq(gpt_sample(logits, 5, 0.0f, 0, 1.0f, NULL, NULL), 1);   // first max
+    for (int i = 0; i < 50; i++) {
+        int k1 = gpt_sample(logits, 5, 1.0f, 1, 1.0f, &rng, scratch);
+        cr_assert(k1 == 1 || k1 == 4, "top-k 1 keeps a most probable token: %d", k1);
+        int p = gpt_sample(logits, 5, 1.0f, 0, 0.01f, &rng, scratch);
+        cr_assert(p == 1 || p == 4, "a tiny top-p keeps one top token: %d", p);
+        int k3 = gpt_sample(logits, 5, 1.0f, 3, 1.0f, &rng, scratch);
+        cr_assert(k3 == 1 || k3 == 2 || k3 == 4, "top-k 3: %d", k3);
+    }
+    int seen[5] = {0};                          // all tokens reachable at top-k 0, p 1
+    for (int i = 0; i < 2000; i++)
+        seen[gpt_sample(logits, 5, 1.0f, 0, 1.0f, &rng, scratch)]++;
+    for (int i = 0; i < 5; i++) cr_assert_gt(seen[i], 0, "token %d never drawn", i);
+    rng_t a, b;
+    rng_seed(&a, 9), rng_seed(&b, 9);
+    for (int i = 0; i < 20; i++)
+        cr_assert_eq(gpt_sample(logits, 5, 0.7f, 0, 0.9f, &a, scratch),
+                     gpt_sample(logits, 5, 0.7f, 0, 0.9f, &b, scratch));
+}
+
+Test(gpt, cache_equals_recompute_and_refuses_overflow) {
+    gpt_config_t c = small();
+    long n = gpt_param_count(&c);
+    float *w = malloc((size_t)n * sizeof *w), logits[11], full[11];
+    rng_t rng;
+    rng_seed(&rng, 3);
+    gpt_init(w, &c, &rng);
+    for (long i = 0; i < n; i++) w[i] += 0.3f * rng_normal(&rng);
+    gpt_params_t p;
+    gpt_bind(&p, w, &c);
+    gpt_work_t *wk = gpt_work_new(&c);
+    gpt_cache_t *k = gpt_cache_new(&c);
+    cr_assert(wk && k);
+    int tok[5] = {3, 10, 0, 7, 7};
+    for (int t = 0; t < 5; t++) {
+        cr_assert_eq(gpt_cache_step(&p, &c, k, tok[t], logits), 0);
+        cr_assert_eq(gpt_next_logits(&p, &c, tok, t + 1, wk, full), 0);
+        cr_assert_eq(memcmp(logits, full, sizeof logits), 0, "position %d differs", t);
+    }
+    cr_assert_eq(gpt_cache_len(k), 5);
+    cr_assert_eq(gpt_cache_step(&p, &c, k, 1, logits), -1, "a full cache refuses");
+    gpt_cache_reset(k);
+    cr_assert_eq(gpt_cache_step(&p, &c, k, 11, logits), -1, "token out of range");
+    cr_assert_eq(gpt_next_logits(&p, &c, tok, 6, wk, full), -1, "beyond T_max");
+    gpt_cache_free(k);
+    gpt_work_free(wk);
+    free(w);
+}
