@@ -60,7 +60,11 @@ BINS      := $(PROGRAMS:%=$(B)/bin/%)
 OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
-HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html
+HTML      := $(CHAPTERS:chapters/%.md=$(B)/html/%.html) $(B)/html/index.html \
+             $(B)/html/preface.html $(B)/html/glossary.html
+# Front and back matter: unnumbered, around the chapters in the PDF and EPUB.
+FRONT     := book/preface.md
+BACK      := book/glossary.md book/backmatter.md
 PDF       := $(B)/attention-in-c.pdf
 EPUB      := $(B)/attention-in-c.epub
 LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
@@ -270,6 +274,13 @@ $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(LITERATE) $(PANDOC_HTML) $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
+# The preface and the glossary, each a page of its own.
+$(B)/html/preface.html $(B)/html/glossary.html: $(B)/html/%.html: book/%.md $(HTML_DEPS) $(B)/labels.tsv
+	$(call say,HTML,$@)
+	@mkdir -p $(@D)
+	$(Q)$(LITERATE) $(PANDOC_HTML) --metadata pagetitle="$$(sed -n 's/^# //p' $< | head -n1 | sed 's/ *{.*}$$//')" \
+	  $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
 # Snippet and solution markers in the C sources pair up: an error names the C
 # file and line, before any chapter tries to cut a listing from them.
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
@@ -278,12 +289,12 @@ $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; touch $@
 
 # The whole book on one page, for printing and for Ctrl-F.
-$(B)/html/book.html: $(CHAPTERS) book/backmatter.md $(HTML_DEPS) | $(OUTS) $(SVGS)
+$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) | $(OUTS) $(SVGS)
 	$(call say,HTML,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$(B)/deps/book.html.d \
 	  $(PANDOC_HTML) --toc --toc-depth 1 --number-sections --metadata whole-book=true \
-	  --metadata pagetitle="The whole book" $(CHAPTERS) book/backmatter.md -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+	  --metadata pagetitle="The whole book" $(FRONT) $(CHAPTERS) $(BACK) -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 # The offline search index: the filter wrote one record per section of each
 # chapter page; book/book.js loads this file with a <script> tag.
@@ -313,7 +324,13 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
 	  && sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
-html: $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
+# No time, speed or size in the prose unless it is spliced, and every glossary
+# term linked where it is first used (build errors).
+$(B)/units.ok: $(FRONT) $(CHAPTERS) $(BACK) book/check-units.sh book/check-glossary.sh
+	$(Q)mkdir -p $(B) && book/check-units.sh $(FRONT) $(CHAPTERS) book/glossary.md \
+	  && book/check-glossary.sh book/glossary.md $(CHAPTERS) && touch $@
+
+html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH makes the PDF reproducible (dates in its metadata).
 export SOURCE_DATE_EPOCH ?= 1767225600
@@ -342,13 +359,13 @@ PANDOC_PDF = $(PANDOC) --from markdown --pdf-engine xelatex --standalone \
 # complete run replaces $(B)/tex and the PDF, so a run killed at any moment
 # leaves nothing half-written behind; the next make removes the leftover folder.
 TEX_AUX := book.aux book.toc book.out
-$(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
+$(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex $(BOOK_DEPS) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@)
 	@mkdir -p $(@D) $(B)/deps
 	$(Q)w=$(B)/tex.tmp.$$$$; rm -rf $$w; mkdir -p $$w; \
 	for f in $(TEX_AUX); do if [ -f $(B)/tex/$$f ]; then cp $(B)/tex/$$f $$w/; fi; done; \
 	$(LITERATE) LITERATE_TARGET=$@ LITERATE_DEPS=$$w/book.pdf.d \
-	  $(PANDOC_PDF) $(CHAPTERS) book/backmatter.md -o $$w/book.tex; \
+	  $(PANDOC_PDF) $(FRONT) $(CHAPTERS) $(BACK) -o $$w/book.tex; \
 	( cd $$w && pass=0 && retried= && while [ $$pass -lt 6 ]; do pass=$$((pass + 1)); \
 	  before=$$( { cat $(TEX_AUX) 2>/dev/null || true; } | md5sum); \
 	  if ! xelatex -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then \
@@ -360,10 +377,10 @@ $(PDF): $(CHAPTERS) book/backmatter.md book/preamble.tex $(BOOK_DEPS) | $(OUTS) 
 	mv $$w/book.pdf.d $$w/book.pdf.snippets $(B)/deps/; mv $$w/book.pdf $@.tmp.$$$$; \
 	{ rm -rf $(B)/tex && mv -T $$w $(B)/tex; } || rm -rf $$w; mv $@.tmp.$$$$ $@
 
-pdf: $(PDF)
+pdf: $(B)/units.ok $(PDF)
 
 # The EPUB book: MathML math, SVG figures, the same filter.
-$(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
+$(EPUB): $(FRONT) $(CHAPTERS) $(BACK) $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@)
 	@mkdir -p $(@D) $(B)/deps
 	@# Then repack with every file dated SOURCE_DATE_EPOCH, mimetype first and stored.
@@ -372,7 +389,7 @@ $(EPUB): $(CHAPTERS) book/backmatter.md $(BOOK_DEPS) | $(OUTS) $(SVGS)
 	  --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
 	  --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
 	  --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
-	  $(CHAPTERS) book/backmatter.md -o $$t \
+	  $(FRONT) $(CHAPTERS) $(BACK) -o $$t \
 	  && rm -rf $$t.d && unzip -q -d $$t.d $$t && rm -f $$t \
 	  && find $$t.d -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + \
 	  && (cd $$t.d && TZ=UTC zip -X0q $$t mimetype \
@@ -439,37 +456,10 @@ DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
-# make bench: exact attention against PyTorch + OpenBLAS, and the build's own
-# time budget. Never part of make test: it measures. Its own flags (the book's
-# programs keep theirs, which make their printed numbers the same everywhere).
-
-BENCH_CFLAGS := -std=c11 -O3 -march=native -ffp-contract=fast -fopenmp -Wall -Wextra -Werror
-BENCH_SRCS   := code/bench/bench_attention.c $(filter-out code/lib/program/%,$(LIB_SRCS))
-PY3          := /usr/bin/python3
-
-$(B)/bench/bench_attention: $(BENCH_SRCS) $(wildcard code/lib/*/*.h)
-	$(call say,CC,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) -Icode/lib $(BENCH_CFLAGS) $(BENCH_SRCS) -lm -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
-
-bench: $(B)/bench/bench_attention
-	@mkdir -p $(B)/bench
-	@{ echo "machine: $$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)," \
-	    "$$(nproc) cores; $$($(CC) --version | head -n1); C flags: $(BENCH_CFLAGS)"; \
-	  echo "PyTorch $$($(PY3) -c 'import torch; print(torch.__version__)'), BLAS:" \
-	    "$$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo unknown)"; \
-	} > $(B)/bench/machine.txt
-	@echo "bench: C kernels (a few minutes) ..."
-	$(Q)$(B)/bench/bench_attention > $(B)/bench/c.tsv.tmp && mv $(B)/bench/c.tsv.tmp $(B)/bench/c.tsv
-	@echo "bench: PyTorch and sgemm on the same shapes ..."
-	$(Q)for t in 1 2; do OPENBLAS_NUM_THREADS=$$t OMP_NUM_THREADS=$$t \
-	  $(PY3) code/bench/torch_anchor.py --threads $$t || exit 1; done > $(B)/bench/torch.tsv.tmp \
-	  && mv $(B)/bench/torch.tsv.tmp $(B)/bench/torch.tsv
-	@echo "bench: the build's own budget (clean make -j2 of a copy of the tree) ..."
-	$(Q)code/bench/build_budget.sh $(B)/bench/budget.tsv
-	$(Q)$(PY3) code/bench/report.py $(B)/bench/c.tsv $(B)/bench/torch.tsv \
-	  $(B)/bench/budget.tsv $(B)/bench/machine.txt > $(B)/bench/report.txt.tmp \
-	  && mv $(B)/bench/report.txt.tmp $(B)/bench/report.txt && cat $(B)/bench/report.txt
+# make bench: the fast kernels against PyTorch + OpenBLAS, and the build's own
+# time budget (code/bench/bench.sh). Never part of make test: it measures.
+bench:
+	code/bench/bench.sh $(B)
 
 # --------------------------------------------------------------------------
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):

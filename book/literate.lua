@@ -32,6 +32,7 @@ local headings = require('filter.headings')
 local stamp = require('filter.stamp')
 local search = require('filter.search')
 local xref = require('filter.xref')
+local matter = require('filter.matter')
 local equation = require('filter.equation')
 local contents = require('filter.contents')
 local navigation = require('filter.navigation')
@@ -43,7 +44,7 @@ local directives = {
   end,
   Span = value.directive,
   Image = figure.directive,
-  Link = xref.directive,
+  Link = function(link) return matter.directive(link) or xref.directive(link) end,
   Inlines = equation.directive,
 }
 
@@ -54,8 +55,12 @@ local function each_block(blocks, visit)
   book.enter_chapter(1)
   for _, block in ipairs(blocks) do
     if block.t == 'Header' and block.level == 1 then
-      chapter = chapter + 1
-      book.enter_chapter(chapter)
+      if block.classes:includes('unnumbered') then
+        book.enter_matter()   -- preface, glossary, references: no chapter
+      else
+        chapter = chapter + 1
+        book.enter_chapter(chapter)
+      end
     end
     visit(block)
   end

@@ -24,6 +24,12 @@
 
 static const char *PROG = "ch01_intuition";
 
+// Record val (n,) under the names key (n,), each printed with format fmt.
+static void record(report_t *r, const char *fmt, const char *const *key,
+                   const double *val, size_t n) {
+    for (size_t i = 0; i < n; i++) report_value(r, key[i], fmt, val[i]);
+}
+
 // ---------------------------------------------------------------------------
 // small helpers
 
@@ -200,7 +206,8 @@ static void section_note(report_t *r, uint64_t seed) {
     }
     printf("\nkept first state (what attention can read): gap %.2e at any length\n",
            gap_first);
-    printf("\nthe same chain with recurrent gain %.0f instead of 1:\n", NOTE_CHAOS_GAIN);
+    printf("\nthe same chain with recurrent gain %.0f instead of 1:\n",
+           NOTE_CHAOS_GAIN);
     printf("%6s %14s %14s %14s\n", "words", "word 1 differs", "word 1 nudged",
            "all differ");
     for (size_t i = 0; i < sizeof show / sizeof show[0]; i++) {
@@ -268,11 +275,10 @@ static void section_bookstore(report_t *r) {
     report_value(r, "book_dot_python", "%.1f", mat_dot(q, keys, DK));
     report_value(r, "book_sqrt_dk", "%.0f", sqrt((double)DK));
     report_value(r, "book_score_python", "%.1f", s[0]);
-    report_value(r, "book_w_python", "%.3f", w[0]);
-    report_value(r, "book_w_c", "%.3f", w[1]);
-    report_value(r, "book_w_cooking", "%.3f", w[2]);
-    report_value(r, "book_out_code", "%.3f", out[0]);
-    report_value(r, "book_out_recipes", "%.3f", out[1]);
+    static const char *const KEY[] = {"book_w_python", "book_w_c", "book_w_cooking",
+                                      "book_out_code", "book_out_recipes"};
+    const double val[] = {w[0], w[1], w[2], out[0], out[1]};
+    record(r, "%.3f", KEY, val, sizeof val / sizeof val[0]);
 }
 
 // ---------------------------------------------------------------------------
@@ -312,12 +318,11 @@ static void section_cat(report_t *r) {
            out_soft[1], out_soft[2], out_soft[3]);
     printf("%-22s %8.3f %7.3f %7.3f %7.3f\n", "hard output (one word)", out_hard[0],
            out_hard[1], out_hard[2], out_hard[3]);
-    report_value(r, "cat_w_cat", "%.2f", soft[1]);
-    report_value(r, "cat_w_sat", "%.2f", soft[2]);
-    report_value(r, "cat_w_mat", "%.2f", soft[5]);
-    report_value(r, "cat_w_the", "%.2f", soft[0]);
-    report_value(r, "cat_out_action", "%.2f", out_soft[1]);
-    report_value(r, "cat_out_place", "%.2f", out_soft[2]);
+    static const char *const KEY[] = {"cat_w_cat",      "cat_w_sat",    "cat_w_mat",
+                                      "cat_w_the",      "cat_out_action",
+                                      "cat_out_place"};
+    const double val[] = {soft[1], soft[2], soft[5], soft[0], out_soft[1], out_soft[2]};
+    record(r, "%.2f", KEY, val, sizeof val / sizeof val[0]);
 }
 
 // ---------------------------------------------------------------------------
@@ -646,10 +651,14 @@ static void section_promises(report_t *r, toy_t *t) {
     double te_mean = mse(flat, t->yq, NQ);
     printf("accuracy:  test MSE, plain average of all y_j   %8.4f\n", te_mean);
     printf("           test MSE, attention pooling h = %.2f %8.4f\n", h, te_h);
+    report_check_true(r, "accuracy: attention pooling beats the plain average",
+                      te_h < te_mean);
     printf("focus:     points holding 90%% of a query's weight %6.1f of %d\n", top90,
            n_t);
     printf("           points holding 99%% of a query's weight %6.1f of %d\n", top99,
            n_t);
+    report_check_true(r, "focus: 90% of the weight on under half the points",
+                      top90 < 0.5 * n_t);
     int i = 50, near = 0;
     const float *row = t->w + i * n_t;
     double mass_near = 0.0;
@@ -661,6 +670,7 @@ static void section_promises(report_t *r, toy_t *t) {
     printf("reading:   query x = %.2f puts %.3f of its weight on the %d points\n",
            t->xq[i], mass_near, near);
     printf("           within 2h of it\n");
+    report_check_true(r, "reading: most of the weight lies within 2h", mass_near > 0.5);
     report_value(r, "pr_mean_mse", "%.3f", te_mean);
     report_value(r, "pr_attn_mse", "%.4f", te_h);
     report_value(r, "pr_top90", "%.1f", top90);

@@ -164,6 +164,15 @@ static void section_step_sum(report_t *r, const steps_t *st) {
     report_value(r, "ex_diff", "%.2g", diff);
 }
 
+// The four steps on the tiny example: its inputs, then one section per step.
+static void sections_four_steps(report_t *r, const steps_t *st) {
+    section_inputs(r, st);
+    section_step_scores(r, st);
+    section_step_scale(r, st);
+    section_step_softmax(r, st);
+    section_step_sum(r, st);
+}
+
 // ---------------------------------------------------------------------------
 // 2. naive vs stable softmax on large logits
 
@@ -684,15 +693,9 @@ int main(int argc, char **argv) {
     rng_seed(&rng, cli.seed);
     spread_t res[N_DK];   // score statistics per d_k, shared by two sections
     running_t ex;         // the 6 x 6 running example, set up by its section
-
     steps_t st;           // the four steps on a tiny example
     four_steps(&st);
-
-    section_inputs(&r, &st);
-    section_step_scores(&r, &st);
-    section_step_scale(&r, &st);
-    section_step_softmax(&r, &st);
-    section_step_sum(&r, &st);
+    sections_four_steps(&r, &st);
     section_huge_logits(&r);
     section_score_spread(&r, &rng, (int)samples, res);
     section_saturation(&r, res, (int)samples);

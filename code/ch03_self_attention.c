@@ -14,7 +14,7 @@
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
 #include "program/program.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "layers/qk_train.h"
 #include "base/mat.h"
 #include "attention/patterns.h"
@@ -133,7 +133,8 @@ static void layer_costs(double n, double d, layer_cost_t cost[N_LAYERS]) {
     cost[1] = (layer_cost_t){"RNN", 2 * d * d, 2 * n * d * d, n, n - 1, n * d};
     cost[2] = (layer_cost_t){"convolution k=3", k * d * d, k * n * d * d, 1,
                              ceil((n - 1) / reach), n * d};
-    cost[3] = (layer_cost_t){"fully connected", n * n * d * d, n * n * d * d, 1, 1, n * d};
+    cost[3] = (layer_cost_t){
+            "fully connected", n * n * d * d, n * n * d * d, 1, 1, n * d};
 }
 // end snippet
 
@@ -603,7 +604,8 @@ static double gradient_check(float *w_q, float *w_k, const float *x, const int *
     float q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
     float g[2][TR_D * TR_K] = {{0}}, scratch[TR_N * TR_N + 2 * TR_N * TR_K];
     qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
-    qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, g[0], g[1], scratch);
+    const qk_saved_t fw = {q, kk, a};
+    qk_backward(x, t, &fw, TR_N, TR_D, TR_K, g[0], g[1], scratch);
     double worst = 0.0;
     for (int which = 0; which < 2; which++) {
         float *w = which ? w_k : w_q;
@@ -629,11 +631,12 @@ static double train_step(float *w_q, float *w_k, const int *t, rng_t *rng) {
     float x[TR_N * TR_D], q[TR_N * TR_K], kk[TR_N * TR_K], a[TR_N * TR_N];
     float dw_q[TR_D * TR_K] = {0}, dw_k[TR_D * TR_K] = {0};   // zeroed once per step
     float scratch[TR_N * TR_N + 2 * TR_N * TR_K];
+    const qk_saved_t fw = {q, kk, a};                // what the forward pass made
     double loss = 0.0;
     for (int b = 0; b < TR_BATCH; b++) {
         training_sequence(x, rng);
         loss += qk_forward(x, w_q, w_k, t, TR_N, TR_D, TR_K, q, kk, a);
-        qk_backward(x, t, q, kk, a, TR_N, TR_D, TR_K, dw_q, dw_k, scratch);
+        qk_backward(x, t, &fw, TR_N, TR_D, TR_K, dw_q, dw_k, scratch);
     }
     for (int i = 0; i < TR_D * TR_K; i++) {        // w <- w - lr * mean gradient
         w_q[i] -= TR_LR * dw_q[i] / TR_BATCH;
@@ -680,7 +683,8 @@ static void section_training(report_t *r, rng_t *rng) {
         if (step == 0) first = loss;
         last = loss;
         if (curve) fprintf(curve, "%d %.6f\n", step, loss);
-        if (step % (4 * TR_EVERY) == 0 || step == TR_STEPS) printf("%5d  %6.4f\n", step, loss);
+        if (step % (4 * TR_EVERY) == 0 || step == TR_STEPS)
+            printf("%5d  %6.4f\n", step, loss);
     }
     report_data_close(r, curve);
     show_trained(r, "training_after.dat", w_q, w_k, x_test, t, after);

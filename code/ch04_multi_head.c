@@ -21,7 +21,7 @@
 #include "program/program.h"
 #include "layers/ffn.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/mat.h"
 #include "layers/multihead.h"
 #include "program/report.h"
@@ -761,6 +761,13 @@ static model_t model_new(int n, int d, int h, rng_t *rng) {
     return md;
 }
 
+// The check across options: --heads divides --d-model.
+static int check_options(const cli_t *cli, char *why, size_t size) {
+    long d_model = cli_int(cli, "--d-model"), heads = cli_int(cli, "--heads");
+    return cli_require(why, size, d_model % heads == 0,
+                       "--d-model %ld is not divisible by --heads %ld", d_model, heads);
+}
+
 int main(int argc, char **argv) {
     long seq_len = 8, d_model = 64, heads = 8;
     const cli_opt_t opts[] = {
@@ -773,22 +780,16 @@ int main(int argc, char **argv) {
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 4: multi-head attention, the Transformer block.",
-                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42,
+                 .check = check_options};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
     if (rc >= 0) return rc;
-    if (d_model % heads != 0) {
-        fprintf(stderr, "%s: --d-model %ld is not divisible by --heads %ld\n", PROG,
-                d_model, heads);
-        report_close(&r);
-        return 2;
-    }
     rng_t rng;
     rng_seed(&rng, cli.seed);
     model_t md = model_new((int)seq_len, (int)d_model, (int)heads, &rng);
     float *h1 = xfloats(PROG, (size_t)BIG_N * BIG_D);        // add & norm -> FFN
     float *enc_out = xfloats(PROG, (size_t)BIG_N * BIG_D);   // encoder -> decoder
-
     section_config(&r, &md, (unsigned long long)cli.seed);
     section_split(&r);
     section_xavier(&r, &md, &rng);

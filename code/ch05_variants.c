@@ -16,11 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/mat.h"
 #include "base/rng.h"
 #include "program/cli.h"
+#include "program/clock.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 #include "attention/attention.h"
@@ -174,7 +175,8 @@ static void section_relative(report_t *r, rng_t *rng) {
     fill_normal(rng, ek, ROWS * D, 1.0f);
     fill_normal(rng, ev, ROWS * D, 0.5f);
     attention_forward(q, k, v, NULL, out, w0, N, N, D, D);
-    relpos_forward(q, k, v, ek, ev, NULL, out, w, N, N, D, D, K);
+    const relpos_t rel = {.emb_k = ek, .emb_v = ev, .k_max = K, .d_k = D, .d_v = D};
+    relpos_forward(q, k, v, &rel, NULL, out, w, N, N);
     // the scores before the softmax: run again with the weights left raw
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) {
@@ -199,7 +201,9 @@ static void section_relative(report_t *r, rng_t *rng) {
     // zero embeddings: relative attention is standard attention
     float q2[N * D], o1[N * D], o2[N * D];
     fill_normal(rng, q2, N * D, 1.0f);
-    relpos_forward(q2, k, v, zero, zero, NULL, o1, w, N, N, D, D, K);
+    const relpos_t zero_rel = {.emb_k = zero, .emb_v = zero, .k_max = K, .d_k = D,
+                               .d_v = D};
+    relpos_forward(q2, k, v, &zero_rel, NULL, o1, w, N, N);
     attention_forward(q2, k, v, NULL, o2, w0, N, N, D, D);
     report_check(r, "zero tables: relative == standard attention",
                  mat_max_abs_diff(o1, o2, N * D), 1e-6);
@@ -215,11 +219,9 @@ static double pattern_density(const sparse_pattern_t *p) {
 
 static void section_sparse_pattern(report_t *r) {
     sparse_pattern_t loc, str, both;
-    if (sparse_build(&loc, SP_N, SP_W, 0, 0) || sparse_build(&str, SP_N, -1, SP_S, 0) ||
-        sparse_build(&both, SP_N, SP_W, SP_S, 0)) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, sparse_build(&loc, SP_N, SP_W, 0, 0), "sparse_build");
+    xok(PROG, sparse_build(&str, SP_N, -1, SP_S, 0), "sparse_build");
+    xok(PROG, sparse_build(&both, SP_N, SP_W, SP_S, 0), "sparse_build");
     unsigned char *mask = xmalloc(PROG, SP_N * SP_N);
     report_section(r, "sparse pattern");
     printf("n = %d; local window |i - j| <= %d; strided (i - j) mod %d == 0\n", SP_N,
@@ -251,31 +253,50 @@ static void section_sparse_pattern(report_t *r) {
 // ---------------------------------------------------------------------------
 // two sparse implementations: equal results, different costs
 
+// Random q, k, v (EQ_N, EQ_D) and room for two outputs (EQ_N, EQ_D) and the
+// weights (EQ_N, EQ_N): what the sections comparing two ways of one result share.
+typedef struct {
+    float *q, *k, *v, *o1, *o2, *w;
+} eq_t;
+
+static eq_t eq_new(rng_t *rng) {
+    const long nd = (long)EQ_N * EQ_D;
+    eq_t e;
+    e.q = normal_floats(rng, nd, 1.0f);
+    e.k = normal_floats(rng, nd, 1.0f);
+    e.v = normal_floats(rng, nd, 1.0f);
+    e.o1 = xfloats(PROG, (size_t)nd), e.o2 = xfloats(PROG, (size_t)nd);
+    e.w = xfloats(PROG, (size_t)EQ_N * EQ_N);
+    return e;
+}
+
+static void eq_free(eq_t *e) {
+    free(e->q), free(e->k), free(e->v), free(e->o1), free(e->o2), free(e->w);
+}
+
 static void sparse_equalities(report_t *r, rng_t *rng) {
     int n = EQ_N, d = EQ_D;
-    float *q = normal_floats(rng, (long)n * d, 1.0f),
-          *k = normal_floats(rng, (long)n * d, 1.0f);
-    float *v = normal_floats(rng, (long)n * d, 1.0f);
-    float *o1 = xfloats(PROG, (size_t)n * d), *o2 = xfloats(PROG, (size_t)n * d);
-    float *w = xfloats(PROG, (size_t)n * n);
+    eq_t e = eq_new(rng);
+    float *q = e.q, *k = e.k, *v = e.v, *o1 = e.o1, *o2 = e.o2, *w = e.w;
     unsigned char *mask = xmalloc(PROG, (size_t)n * n);
     sparse_pattern_t p;
-    if (sparse_build(&p, n, SWEEP_WINDOW, sweep_stride(n), 0) != 0) exit(1);
+    xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, sweep_stride(n), 0), "sparse_build");
     sparse_to_mask(&p, mask);
     attention_forward(q, k, v, mask, o1, w, n, n, d, d);
-    if (sparse_forward(q, k, v, &p, o2, d, d) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, d, d), "sparse_forward");
     printf("n = %d, d = %d, window %d, stride %d: density %.4f\n", n, d, SWEEP_WINDOW,
            sweep_stride(n), pattern_density(&p));
     report_check(r, "sparse kernel == masked dense attention",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     sparse_free(&p);
-    if (sparse_build(&p, n, n, 0, 0) != 0) exit(1); // window n: every key
+    xok(PROG, sparse_build(&p, n, n, 0, 0), "sparse_build"); // window n: every key
     attention_forward(q, k, v, NULL, o1, w, n, n, d, d);
-    if (sparse_forward(q, k, v, &p, o2, d, d) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, d, d), "sparse_forward");
     report_check(r, "full pattern: sparse kernel == standard attention",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     sparse_free(&p);
-    free(q), free(k), free(v), free(o1), free(o2), free(w), free(mask);
+    eq_free(&e);
+    free(mask);
 }
 
 static const int DENSITY_WINDOWS[] = {0, 2, 8, 32, 128, 256, DENSITY_N};
@@ -290,7 +311,7 @@ static void section_sparse_costs(report_t *r, rng_t *rng) {
            "madds kernel", "kernel/masked");
     for (int t = 0; t < N_DENSITY; t++) {
         sparse_pattern_t p;
-        if (sparse_build(&p, n, DENSITY_WINDOWS[t], 0, 0) != 0) exit(1);
+        xok(PROG, sparse_build(&p, n, DENSITY_WINDOWS[t], 0, 0), "sparse_build");
         double dense = (double)n * n * 2 * d, kern = (double)p.nnz * 2 * d;
         printf("%7d %8.4f %15.0f %15.0f %13.4f\n", DENSITY_WINDOWS[t],
                pattern_density(&p), dense, kern, kern / dense);
@@ -312,10 +333,10 @@ static void section_local(report_t *r, rng_t *rng) {
     fill_normal(rng, k, N * D, 1.0f);
     fill_normal(rng, v, N * D, 1.0f);
     sparse_pattern_t p;
-    if (sparse_build(&p, N, LOC_W, 0, 0) != 0) exit(1);
+    xok(PROG, sparse_build(&p, N, LOC_W, 0, 0), "sparse_build");
     sparse_to_mask(&p, mask);
     attention_forward(q, k, v, mask, o1, w, N, N, D, D);
-    if (sparse_forward(q, k, v, &p, o2, D, D) != 0) exit(1);
+    xok(PROG, sparse_forward(q, k, v, &p, o2, D, D), "sparse_forward");
     report_section(r, "local attention");
     printf("n = %d, d = %d, band |i - j| <= %d: the mask\n", N, D, LOC_W);
     print_mask(mask, N, N);
@@ -391,24 +412,19 @@ static void section_hard(report_t *r, rng_t *rng) {
 
 static void section_linear_exact(report_t *r, rng_t *rng) {
     int n = EQ_N, d = EQ_D;
-    float *q = normal_floats(rng, (long)n * d, 1.0f),
-          *k = normal_floats(rng, (long)n * d, 1.0f);
-    float *v = normal_floats(rng, (long)n * d, 1.0f);
-    float *o1 = xfloats(PROG, (size_t)n * d), *o2 = xfloats(PROG, (size_t)n * d);
-    float *w = xfloats(PROG, (size_t)n * n);
+    eq_t e = eq_new(rng);
+    float *q = e.q, *k = e.k, *v = e.v, *o1 = e.o1, *o2 = e.o2, *w = e.w;
     unsigned char *causal = xmalloc(PROG, (size_t)n * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) causal[i * n + j] = j <= i;
     report_section(r, "linear attention");
     printf("n = %d, d_k = d_v = %d, phi(x) = elu(x) + 1\n", n, d);
-    if (linattn_forward_quadratic(q, k, v, NULL, o1, w, n, n, d, d) ||
-        linattn_forward(q, k, v, o2, n, n, d, d))
-        exit(1);
+    xok(PROG, linattn_forward_quadratic(q, k, v, NULL, o1, w, n, n, d, d), "linattn");
+    xok(PROG, linattn_forward(q, k, v, o2, n, n, d, d), "linattn_forward");
     report_check(r, "phi(Q)(phi(K)^T V) == (phi(Q) phi(K)^T) V",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
-    if (linattn_forward_quadratic(q, k, v, causal, o1, w, n, n, d, d) ||
-        linattn_causal(q, k, v, o2, n, d, d))
-        exit(1);
+    xok(PROG, linattn_forward_quadratic(q, k, v, causal, o1, w, n, n, d, d), "linattn");
+    xok(PROG, linattn_causal(q, k, v, o2, n, d, d), "linattn_causal");
     report_check(r, "running sums == causal mask on the quadratic form",
                  mat_max_abs_diff(o1, o2, (size_t)n * d), 1e-5);
     size_t state = linattn_work_bytes(d, d);
@@ -419,7 +435,8 @@ static void section_linear_exact(report_t *r, rng_t *rng) {
     report_value(r, "lin_state_bytes", "%.0f", (double)state);
     report_value(r, "eq_n", "%.0f", n);
     report_value(r, "eq_d", "%.0f", d);
-    free(q), free(k), free(v), free(o1), free(o2), free(w), free(causal);
+    eq_free(&e);
+    free(causal);
 }
 
 static void section_linear_error(report_t *r, rng_t *rng) {
@@ -441,7 +458,8 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         for (int e = 0; e < N * D; e++)
             q[e] = scales[t] * z_q[e], k[e] = scales[t] * z_k[e];
         attention_forward(q, k, v, NULL, os, ws, N, N, D, D);
-        if (linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D)) exit(1);
+        xok(PROG, linattn_forward_quadratic(q, k, v, NULL, ol, wl, N, N, D, D),
+            "linattn");
         double hs = attn_mean_entropy(ws, N, N), hl = attn_mean_entropy(wl, N, N);
         double ms = 0.0, ml = 0.0;
         for (int i = 0; i < N; i++) {
@@ -451,7 +469,9 @@ static void section_linear_error(report_t *r, rng_t *rng) {
         double err = mat_max_abs_diff(os, ol, N * D);
         printf("%6.2f %12.4f %12.4f %12.4f %12.4f %12.4f\n", scales[t], hs, hl, ms, ml,
                err);
-        if (f) fprintf(f, "%g %.6f %.6f %.6f %.6f\n", scales[t], hs, hl, err, log((double)N));
+        if (f)
+            fprintf(f, "%g %.6f %.6f %.6f %.6f\n", scales[t], hs, hl, err,
+                    log((double)N));
         char key[32];
         if (t == 0 || t == 4) {
             snprintf(key, sizeof key, "lin_err_s%d", t);
@@ -530,7 +550,8 @@ static void section_online_exact(report_t *r, rng_t *rng) {
         const unsigned char *mk = use_mask ? mask : NULL;
         attention_forward(q, k, v, mk, o1, w, n, n, d, d);
         for (int b = 0; b < 4; b++) {
-            if (online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b])) exit(1);
+            xok(PROG, online_attention(q, k, v, mk, o2, n, n, d, d, blocks[b]),
+                "online");
             double diff = mat_max_abs_diff(o1, o2, (size_t)n * d);
             worst = fmax(worst, diff);
             printf("%-28s %6d %18.1e\n",
@@ -568,9 +589,8 @@ static cost_t variant_cost(int variant, int n, int d) {
         case V_SPARSE:
         case V_LOCAL: {
             sparse_pattern_t p;
-            if (sparse_build(&p, n, SWEEP_WINDOW,
-                             variant == V_LOCAL ? 0 : sweep_stride(n), 0))
-                exit(1);
+            int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
+            xok(PROG, sparse_build(&p, n, SWEEP_WINDOW, stride, 0), "sparse_build");
             cost_t c = {(double)p.nnz * 2 * dd,
                         (double)(sparse_pattern_bytes(&p) + sparse_work_bytes(&p))};
             sparse_free(&p);
@@ -669,18 +689,12 @@ typedef struct {
     sparse_pattern_t pat;
 } bench_t;
 
-static double now_seconds(void) {
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 // Prepare what a variant needs at length n outside the timed region.
 static void bench_prepare(bench_t *b, int variant, int n) {
     sparse_free(&b->pat);
     if (variant == V_SPARSE || variant == V_MASKED || variant == V_LOCAL) {
         int stride = variant == V_LOCAL ? 0 : sweep_stride(n);
-        if (sparse_build(&b->pat, n, SWEEP_WINDOW, stride, 0)) exit(1);
+        xok(PROG, sparse_build(&b->pat, n, SWEEP_WINDOW, stride, 0), "sparse_build");
         if (variant == V_MASKED) sparse_to_mask(&b->pat, b->mask);
     }
 }
@@ -708,17 +722,16 @@ static void bench_call(bench_t *b, int variant, int n) {
             rc = online_attention(b->q, b->k, b->v, NULL, b->out, n, n, d, d,
                                   ONLINE_BLOCK);
             break;
-        case V_RELATIVE:
-            relpos_forward(b->q, b->k, b->v, b->emb_k, b->emb_v, NULL, b->out, b->w, n,
-                           n, d, d, SWEEP_REL_K);
+        case V_RELATIVE: {
+            const relpos_t rel = {.emb_k = b->emb_k, .emb_v = b->emb_v,
+                                  .k_max = SWEEP_REL_K, .d_k = d, .d_v = d};
+            relpos_forward(b->q, b->k, b->v, &rel, NULL, b->out, b->w, n, n);
             break;
+        }
         default:
             hard_forward(b->q, b->k, b->v, NULL, b->out, NULL, n, n, d, d);
     }
-    if (rc != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, rc, "a timed variant");
 }
 
 // Best of a few calls (the least disturbed by other programs): at least two,
@@ -726,9 +739,9 @@ static void bench_call(bench_t *b, int variant, int n) {
 static double bench_time(bench_t *b, int variant, int n) {
     double best = INFINITY, total = 0.0;
     for (int rep = 0; rep < 200; rep++) {
-        double t0 = now_seconds();
+        double t0 = clock_wall_seconds();
         bench_call(b, variant, n);
-        double t = now_seconds() - t0;
+        double t = clock_wall_seconds() - t0;
         total += t;
         if (t < best) best = t;
         if (rep >= 1 && best > 0.1) break;
@@ -846,15 +859,16 @@ static void measure_density(report_t *r, bench_t *b) {
     printf("%8s %12s %12s\n", "density", "masked", "kernel");
     for (int t = 0; t < N_DENSITY; t++) {
         sparse_free(&b->pat);
-        if (sparse_build(&b->pat, n, DENSITY_WINDOWS[t], 0, 0)) exit(1);
+        xok(PROG, sparse_build(&b->pat, n, DENSITY_WINDOWS[t], 0, 0), "sparse_build");
         sparse_to_mask(&b->pat, b->mask);
         double best_m = INFINITY, best_k = INFINITY;
         for (int rep = 0; rep < 2; rep++) {
-            double t0 = now_seconds();
+            double t0 = clock_wall_seconds();
             attention_forward(b->q, b->k, b->v, b->mask, b->out, b->w, n, n, d, d);
-            double t1 = now_seconds();
-            if (sparse_forward(b->q, b->k, b->v, &b->pat, b->out, d, d)) exit(1);
-            double t2 = now_seconds();
+            double t1 = clock_wall_seconds();
+            int rc = sparse_forward(b->q, b->k, b->v, &b->pat, b->out, d, d);
+            xok(PROG, rc, "sparse_forward");
+            double t2 = clock_wall_seconds();
             best_m = fmin(best_m, t1 - t0), best_k = fmin(best_k, t2 - t1);
         }
         printf("%8.4f %12.2e %12.2e\n", pattern_density(&b->pat), best_m, best_k);
@@ -926,12 +940,10 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
     float *q = normal_floats(rng, (long)h * n * d, 1.0f);
     float *k = normal_floats(rng, (long)h * n * d, 1.0f);
     float *v = normal_floats(rng, (long)h * n * d, 1.0f);
-    float *fast = xfloats(PROG, (size_t)h * n * d), *want = xfloats(PROG, (size_t)n * d);
+    float *fast = xfloats(PROG, (size_t)h * n * d),
+          *want = xfloats(PROG, (size_t)n * d);
     float *w = xfloats(PROG, (size_t)n * n);
-    if (tiled_attention_forward(q, k, v, fast, h, n, n, d, d) != 0) {
-        fprintf(stderr, "%s: tiled_attention_forward failed\n", PROG);
-        exit(1);
-    }
+    xok(PROG, tiled_attention_forward(q, k, v, fast, h, n, n, d, d), "tiled_attention");
     double worst = 0.0;
     for (int hh = 0; hh < h; hh++) {
         attention_forward(q + (size_t)hh * n * d, k + (size_t)hh * n * d,
@@ -945,7 +957,8 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
         double rel = fabs(tiled_exp(x) - exp((double)x)) / exp((double)x);
         if (rel > exp_err) exp_err = rel;
     }
-    printf("%d heads of n = %d queries and keys, d = %d; tiles of %d queries x %d keys\n",
+    printf("%d heads of n = %d queries and keys, d = %d; tiles of %d queries x %d "
+           "keys\n",
            h, n, d, TILED_BQ, TILED_BK);
     printf("working memory: %zu bytes per thread, whatever n is, plus one\n",
            tiled_workspace_bytes(d, d));
@@ -963,11 +976,12 @@ static double fast_time(int kernel, const float *q, const float *k, const float 
                         float *out, float *w, int n, int d) {
     double best = INFINITY, total = 0.0;
     for (int rep = 0; rep < 50 && (rep < 3 || total < 0.05); rep++) {
-        double t0 = now_seconds();
+        double t0 = clock_wall_seconds();
         if (kernel == 0) attention_forward(q, k, v, NULL, out, w, n, n, d, d);
-        else if (kernel == 1) online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
+        else if (kernel == 1)
+            online_attention(q, k, v, NULL, out, n, n, d, d, ONLINE_BLOCK);
         else tiled_attention_forward(q, k, v, out, 1, n, n, d, d);
-        double t = now_seconds() - t0;
+        double t = clock_wall_seconds() - t0;
         total += t;
         if (t < best) best = t;
         if (best > 0.2) break;
@@ -988,8 +1002,10 @@ static void section_measured_fast(report_t *r, rng_t *rng) {
     int stop = 0;
     for (size_t i = 0; i < sizeof NS / sizeof NS[0] && !stop; i++) {
         const int n = NS[i], d = FAST_D;
-        float *q = normal_floats(rng, (long)n * d, 1.0f), *k = normal_floats(rng, (long)n * d, 1.0f);
-        float *v = normal_floats(rng, (long)n * d, 1.0f), *out = xfloats(PROG, (size_t)n * d);
+        float *q = normal_floats(rng, (long)n * d, 1.0f),
+              *k = normal_floats(rng, (long)n * d, 1.0f);
+        float *v = normal_floats(rng, (long)n * d, 1.0f),
+              *out = xfloats(PROG, (size_t)n * d);
         float *w = xfloats(PROG, (size_t)n * n);
         double gf[3];
         printf("%6d", n);
@@ -1022,10 +1038,9 @@ int main(int argc, char **argv) {
                  .n_opts = 1,
                  .seed = 42,
                  .summary = "Chapter 5: attention variants and what they cost."};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
 

@@ -23,6 +23,7 @@
 #include "masks/kv_cache.h"
 #include "masks/mask.h"
 #include "program/cli.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 
@@ -63,7 +64,8 @@ static void build_mask(int kind, unsigned char *mask, const int *ids, int n,
 
 // Token ids of a sequence of `len` real tokens padded to n: 1..len mixed up, then 0s.
 static void padded_ids(int *ids, int n, int len, int salt) {
-    for (int j = 0; j < n; j++) ids[j] = j < len ? 1 + (j * 7 + salt) % 31 : MASK_PAD_ID;
+    for (int j = 0; j < n; j++)
+        ids[j] = j < len ? 1 + (j * 7 + salt) % 31 : MASK_PAD_ID;
 }
 
 // Prints NaN and infinities the same way on every C library.
@@ -178,9 +180,25 @@ static void section_conventions(report_t *r, const unsigned char *causal) {
 
 enum { M = 6 };
 
+// Scores s (M,) plus the additive bias of vis (hidden as `hidden`, named
+// `name`), softmaxed, printed and checked against ref, the masked softmax.
+static void additive_softmax(report_t *r, const unsigned char *vis, const float *s,
+                             const float *ref, float hidden, const char *name) {
+    float bias[M], a[M];
+    mask_to_additive(vis, bias, M, hidden);             // s + bias, then softmax
+    memcpy(a, s, sizeof a);
+    mat_add(a, bias, M);
+    softmax_rows(a, 1, M);
+    char label[64];
+    snprintf(label, sizeof label, "s + (%s), softmax", name);
+    print_row(label, a, M, 4);
+    snprintf(label, sizeof label, "additive %s == masked softmax", name);
+    report_check(r, label, mat_max_abs_diff(a, ref, M), 1e-7);
+}
+
 static void section_additive(report_t *r, rng_t *rng) {
     const unsigned char vis[M] = {1, 1, 1, 1, 0, 0};   // the last two keys are padding
-    float s[M], ref[M], a[M], b[M], bias[M];
+    float s[M], ref[M], a[M], b[M];
     rng_fill_normal(rng, s, M, 0.0f, 2.0f);
     report_section(r, "additive and multiplicative");
     print_row("scores", s, M, 3);
@@ -191,37 +209,29 @@ static void section_additive(report_t *r, rng_t *rng) {
     softmax_rows_masked(ref, vis, 1, M);
     print_row("masked softmax", ref, M, 4);
 
-    mask_to_additive(vis, bias, M, -INFINITY);          // s + bias, then softmax
-    memcpy(a, s, sizeof s);
-    mat_add(a, bias, M);
-    softmax_rows(a, 1, M);
-    print_row("s + (-inf), softmax", a, M, 4);
-    report_check(r, "additive -inf == masked softmax", mat_max_abs_diff(a, ref, M), 1e-7);
-    mask_to_additive(vis, bias, M, -1e9f);
-    memcpy(a, s, sizeof s);
-    mat_add(a, bias, M);
-    softmax_rows(a, 1, M);
-    print_row("s + (-1e9), softmax", a, M, 4);
-    report_check(r, "additive -1e9 == masked softmax", mat_max_abs_diff(a, ref, M), 1e-7);
+    additive_softmax(r, vis, s, ref, -INFINITY, "-inf");
+    additive_softmax(r, vis, s, ref, -1e9f, "-1e9");
 
     for (int j = 0; j < M; j++) a[j] = s[j] * vis[j];    // wrong: zero scores, not -inf
     softmax_rows(a, 1, M);
     print_row("s * mask, softmax", a, M, 4);
     double leak = a[4] + a[5];
     report_check_true(r, "scores times mask leave weight on hidden keys", leak > 0.01);
-    memcpy(b, s, sizeof s);                              // softmax, then zero the hidden
+    memcpy(b, s, sizeof s);                             // softmax, then zero the hidden
     softmax_rows(b, 1, M);
     mask_multiply_rows(b, vis, 1, M, 0);
     print_row("softmax * mask", b, M, 4);
     double sum = 0.0;
     for (int j = 0; j < M; j++) sum += b[j];
     printf("%-22s %7.4f\n", "  its row sum", sum);
-    report_check_true(r, "softmax times mask: the row no longer sums to 1", sum < 0.999);
+    report_check_true(r, "softmax times mask: the row no longer sums to 1",
+                      sum < 0.999);
     memcpy(b, s, sizeof s);
     softmax_rows(b, 1, M);
     mask_multiply_rows(b, vis, 1, M, 1);
     print_row("softmax * mask, renorm", b, M, 4);
-    report_check(r, "renormalised == masked softmax", mat_max_abs_diff(b, ref, M), 1e-6);
+    report_check(r, "renormalised == masked softmax", mat_max_abs_diff(b, ref, M),
+                 1e-6);
     report_value(r, "leak", "%.4f", leak);
     report_value(r, "mult_sum", "%.4f", sum);
 }
@@ -280,7 +290,7 @@ typedef struct {
 
 static void batch_init(batch_t *bt, rng_t *rng) {
     static const int lens[B] = {5, 3, 8};
-    if (mha_alloc(&bt->mha, BD, BH) != 0) exit(1);   // sizes are fixed and valid
+    xok(PROG, mha_alloc(&bt->mha, BD, BH), "mha_alloc");   // sizes fixed and valid
     mha_init(&bt->mha, rng);
     bt->embed = xfloats(PROG, 32 * BD);
     rng_fill_normal(rng, bt->embed, 32 * BD, 0.0f, 1.0f);
@@ -333,7 +343,8 @@ static void print_batch_loss(report_t *r, const batch_t *bt, double loss[B][2],
     for (int b = 0; b < B; b++) {
         printf("%5d %6d %10.6f %14.6f %14.6f\n", b, bt->len[b], loss[b][0], loss[b][1],
                all[b]);
-        if (fabs(loss[b][0] - loss[b][1]) > worst) worst = fabs(loss[b][0] - loss[b][1]);
+        if (fabs(loss[b][0] - loss[b][1]) > worst)
+            worst = fabs(loss[b][0] - loss[b][1]);
     }
     report_check(r, "loss over real tokens: padded == unpadded", worst, 0.0);
     report_check_true(r, "loss over all positions differs (seq 1)",
@@ -391,7 +402,8 @@ static void section_batch(report_t *r, batch_t *bt) {
 // Random scores (n, n) from random queries and keys, masked-softmaxed per kind:
 // w (N_KINDS, n, n). masks (N_KINDS, n, n).
 static void flow_weights(int n, rng_t *rng, unsigned char *masks, float *w) {
-    float *q = xfloats(PROG, (size_t)n * FLOW_D), *k = xfloats(PROG, (size_t)n * FLOW_D);
+    float *q = xfloats(PROG, (size_t)n * FLOW_D),
+          *k = xfloats(PROG, (size_t)n * FLOW_D);
     float *s = xfloats(PROG, (size_t)n * n);
     int *ids = xmalloc(PROG, (size_t)n * sizeof(int));
     padded_ids(ids, n, n - n / 4, 0);                  // the last quarter is padding
@@ -442,12 +454,13 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
     for (int l = 1; l <= DEPTH; l++)
         for (int k = 0; k < N_KINDS; k++) {
             const unsigned char *m = masks + k * nn;
-            if (mask_reach(m, n, l, reach) != 0) exit(1);
+            xok(PROG, mask_reach(m, n, l, reach), "mask_reach");
             mask_stats_t s = mask_stats(reach, n, n);
             field[l][k] = s.mean_visible;
-            if (k == K_BAND) band_ok &= s.farthest == (l * BAND < n - 1 ? l * BAND : n - 1);
+            if (k == K_BAND)
+                band_ok &= s.farthest == (l * BAND < n - 1 ? l * BAND : n - 1);
             if (k == K_CAUSAL) causal_ok &= memcmp(reach, m, nn) == 0;
-            if (l > 1) {                                   // prod = W prod: one more layer
+            if (l > 1) {                                // prod = W prod: one more layer
                 mat_mul(w + k * nn, prod + k * nn, tmp, n, n, n);
                 memcpy(prod + k * nn, tmp, nn * sizeof(float));
             }
@@ -476,7 +489,8 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
         for (int k = 0; k < N_KINDS; k++) printf(" %11.2f", dist[l][k]);
         printf("\n");
     }
-    report_check_true(r, "band: farthest reach after L layers is min(w L, n - 1)", band_ok);
+    report_check_true(r, "band: farthest reach after L layers is min(w L, n - 1)",
+                      band_ok);
     report_check_true(r, "causal: one layer already reaches the whole past", causal_ok);
     report_value(r, "band_field_1", "%.2f", field[1][K_BAND]);
     report_value(r, "band_field_max", "%.2f", field[DEPTH][K_BAND]);
@@ -493,17 +507,20 @@ static void section_depth(report_t *r, int n, const unsigned char *masks,
 static int next_token(const float *y, const float *embed) {
     int best = 1;
     for (int id = 2; id < KV; id++)
-        if (mat_dot(y, embed + id * KD, KD) > mat_dot(y, embed + best * KD, KD)) best = id;
+        if (mat_dot(y, embed + id * KD, KD) > mat_dot(y, embed + best * KD, KD))
+            best = id;
     return best;
 }
 
 static void section_kv(report_t *r, int steps, rng_t *rng) {
     mha_params_t p;
     kv_cache_t cache;
-    if (mha_alloc(&p, KD, KH) != 0 || kv_alloc(&cache, KD, KH, steps) != 0) exit(1);
+    xok(PROG, mha_alloc(&p, KD, KH), "mha_alloc");
+    xok(PROG, kv_alloc(&cache, KD, KH, steps), "kv_alloc");
     mha_init(&p, rng);
     float *embed = xfloats(PROG, KV * KD), *x = xfloats(PROG, (size_t)steps * KD);
-    float *y = xfloats(PROG, (size_t)steps * KD), *full = xfloats(PROG, (size_t)steps * KD);
+    float *y = xfloats(PROG, (size_t)steps * KD),
+          *full = xfloats(PROG, (size_t)steps * KD);
     unsigned char *causal = xmalloc(PROG, (size_t)steps * steps);
     int *tok = xmalloc(PROG, (size_t)(steps + 1) * sizeof(int)), same = 1;
     rng_fill_normal(rng, embed, KV * KD, 0.0f, 1.0f);
@@ -566,7 +583,8 @@ static void section_kv_cost(report_t *r) {
     printf("cache per token and layer, d_model %d, float32: %lld bytes\n", BIG_D, per);
     printf("GPT-2 small (d_model %d, %d layers): %lld bytes per token,\n", GPT2_D,
            GPT2_L, gpt2);
-    printf("  %.1f MiB for %d tokens\n", gpt2 * (double)T_GEN / (1024.0 * 1024.0), T_GEN);
+    printf("  %.1f MiB for %d tokens\n", gpt2 * (double)T_GEN / (1024.0 * 1024.0),
+           T_GEN);
     report_value(r, "macs_ratio_1024", "%.0f", (double)kv_macs_uncached(BIG_D, T_GEN) /
                                                kv_macs_cached(BIG_D, T_GEN));
     report_value(r, "macs_total_ratio", "%.0f", sb / sa);
@@ -578,30 +596,34 @@ static void section_kv_cost(report_t *r) {
 
 // ---------------------------------------------------------------------------
 
+// The N_KINDS masks (N, N) of the first sections, over ids (N,): 5 real tokens.
+static void build_masks(unsigned char **masks, int *ids, rng_t *rng) {
+    padded_ids(ids, N, 5, 0);
+    for (int k = 0; k < N_KINDS; k++) {
+        masks[k] = xmalloc(PROG, N * N);
+        build_mask(k, masks[k], ids, N, rng);
+    }
+}
+
 int main(int argc, char **argv) {
     long seq_len = 16, steps = 12;
     const cli_opt_t opts[] = {
-        {.name = "--seq-len", .meta = "N", .help = "tokens in the information-flow study",
-         .kind = CLI_INT, .ival = &seq_len, .min = 4, .max = 256},
+        {.name = "--seq-len", .meta = "N",
+         .help = "tokens in the information-flow study", .kind = CLI_INT,
+         .ival = &seq_len, .min = 4, .max = 256},
         {.name = "--steps", .meta = "N", .help = "tokens to generate with the KV cache",
          .kind = CLI_INT, .ival = &steps, .min = 1, .max = 512},
     };
     cli_t cli = {.program = PROG, .summary = "Chapter 6: masks and the KV cache.",
                  .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
-
     int ids[N], n = (int)seq_len;
     unsigned char *masks[N_KINDS];
-    padded_ids(ids, N, 5, 0);
-    for (int k = 0; k < N_KINDS; k++) {
-        masks[k] = xmalloc(PROG, N * N);
-        build_mask(k, masks[k], ids, N, &rng);
-    }
+    build_masks(masks, ids, &rng);
     section_kinds(&r, masks, ids);
     section_stats(&r, masks);
     section_conventions(&r, masks[K_CAUSAL]);
@@ -617,7 +639,6 @@ int main(int argc, char **argv) {
     section_depth(&r, n, fm, fw);
     section_kv(&r, (int)steps, &rng);
     section_kv_cost(&r);
-
     for (int k = 0; k < N_KINDS; k++) free(masks[k]);
     free(fm), free(fw), free(bt.embed), free(bt.x);
     mha_free(&bt.mha);

@@ -24,6 +24,7 @@
 #include "position/rope.h"
 #include "position/sinusoidal.h"
 #include "program/cli.h"
+#include "program/program.h"
 #include "program/report.h"
 #include "program/xalloc.h"
 
@@ -104,10 +105,7 @@ static void run_sentence(const self_attn_params_t *layer, const float *emb,
 static void section_permutation(report_t *r, rng_t *rng) {
     enum { D = SENT_D };
     self_attn_params_t layer;
-    if (self_attn_alloc(&layer, D, D, D, 0) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, self_attn_alloc(&layer, D, D, D, 0), "self_attn_alloc");
     self_attn_init(&layer, rng);
     float emb[5 * D];
     rng_fill_normal(rng, emb, 5 * D, 0.0f, 1.0f);
@@ -151,7 +149,7 @@ static void write_waves(report_t *r, const float *pe, int d) {
             fprintf(f, "\n");
         }
         fprintf(f, "\n\n# pos, fine grid: sin(pos w_i) between the integers\n");
-        for (int s = 0; s <= 8 * (HEAT_N - 1); s++) {   // ... and the curve through them
+        for (int s = 0; s <= 8 * (HEAT_N - 1); s++) {  // ... and the curve through them
             double pos = s / 8.0;
             fprintf(f, "%.3f", pos);
             for (int c = 0; c < 4; c++)
@@ -207,7 +205,8 @@ static void section_unique(report_t *r, const config_t *cfg) {
     double min_dist = INFINITY, norm_err = 0.0;
     int arg_a = 0, arg_b = 1;
     for (int a = 0; a < UNIQUE_N; a++) {
-        norm_err = fmax(norm_err, fabs(mat_norm(pe + (size_t)a * d, d) - sqrt(d / 2.0)));
+        norm_err =
+                fmax(norm_err, fabs(mat_norm(pe + (size_t)a * d, d) - sqrt(d / 2.0)));
         for (int b = a + 1; b < UNIQUE_N; b++) {
             double s = 0.0;
             for (int c = 0; c < d; c++) {
@@ -220,7 +219,8 @@ static void section_unique(report_t *r, const config_t *cfg) {
     report_section(r, "unique positions");
     printf("positions 0..%d, d = %d: %d pairs of rows compared\n", UNIQUE_N - 1, d,
            UNIQUE_N * (UNIQUE_N - 1) / 2);
-    printf("closest pair: positions %d and %d, distance %.4f\n", arg_a, arg_b, min_dist);
+    printf("closest pair: positions %d and %d, distance %.4f\n", arg_a, arg_b,
+           min_dist);
     report_check_true(r, "every position has its own vector (distance > 0.1)",
                       min_dist > 0.1);
     char label[80];
@@ -306,8 +306,10 @@ static void section_dot(report_t *r, const config_t *cfg) {
         double a = mat_dot(pe, pe + (size_t)k * d, d);
         double b = mat_dot(pe + 50 * d, pe + (size_t)(50 + k) * d, d);
         for (int p = 0; p + k < n; p++)
-            worst = fmax(worst, fabs(mat_dot(pe + (size_t)p * d, pe + (size_t)(p + k) * d,
-                                             d) - formula) / (d / 2.0));
+            worst = fmax(worst,
+                         fabs(mat_dot(pe + (size_t)p * d, pe + (size_t)(p + k) * d, d) -
+                              formula) /
+                                 (d / 2.0));
         if (k == 0 || k == 1 || k == 2 || k == 5 || k == 10 || k == 20 || k == 50)
             printf("%5d %14.4f %16.4f %16.4f\n", k, a, b, formula);
         if (f) fprintf(f, "%d %.6f %.6f %.6f\n", k, a, b, formula);
@@ -362,10 +364,7 @@ static void section_extrapolation(report_t *r, const config_t *cfg) {
 static void section_learned(report_t *r, const config_t *cfg, rng_t *rng) {
     int d = cfg->d, L = cfg->len;
     learned_pe_t tab;
-    if (learned_pe_alloc(&tab, L, d) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, learned_pe_alloc(&tab, L, d), "learned_pe_alloc");
     learned_pe_init(&tab, rng, 0.02f);
     int *pos = xmalloc(PROG, sizeof(int) * (size_t)(L + 1));
     for (int p = 0; p <= L; p++) pos[p] = p;
@@ -386,7 +385,8 @@ static void section_learned(report_t *r, const config_t *cfg, rng_t *rng) {
                       beyond == LEARNED_PE_OUT_OF_RANGE);
     double c_learn = 0.0, c_sin = 0.0;
     for (int p = 0; p + 1 < L; p++) {
-        c_learn += cosine(tab.table + (size_t)p * d, tab.table + (size_t)(p + 1) * d, d);
+        c_learn +=
+                cosine(tab.table + (size_t)p * d, tab.table + (size_t)(p + 1) * d, d);
         c_sin += cosine(sin_pe + (size_t)p * d, sin_pe + (size_t)(p + 1) * d, d);
     }
     c_learn /= L - 1, c_sin /= L - 1;
@@ -593,7 +593,8 @@ static void section_alibi_slopes(report_t *r) {
                                            slopes[h], 1.0 / slopes[h]);
     double ratio_err = 0.0;
     for (int h = 1; h < HEADS; h++)
-        ratio_err = fmax(ratio_err, fabs(slopes[h] / slopes[h - 1] - exp2(-8.0 / HEADS)));
+        ratio_err =
+                fmax(ratio_err, fabs(slopes[h] / slopes[h - 1] - exp2(-8.0 / HEADS)));
     report_check(r, "first slope and ratio both 2^(-8/H)",
                  fmax(ratio_err, fabs(slopes[0] - exp2(-8.0 / HEADS))), 1e-6);
     alibi_slopes(slopes, 16);
@@ -636,16 +637,55 @@ static int reach(const float *w_last, int n, double frac) {
     return n - 1;
 }
 
+// Figure data: the last query's weight by distance, one column per head.
+static void write_alibi_reach(report_t *r, const float *reach_w, int n) {
+    FILE *f = report_data(r, "alibi_reach.dat");
+    if (f)
+        fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
+    for (int dist = 0; f && dist < n; dist++) {
+        fprintf(f, "%d", dist);
+        for (int h = 0; h < HEADS; h++)
+            fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
+        fprintf(f, "\n");
+    }
+    report_data_close(r, f);
+}
+
+// Random content: head 1 (slope) at length n against the same query with only
+// its last trunc keys; q, k, v (n, dk) are filled here.
+static void alibi_truncation(report_t *r, float slope, int n, int dk, int trunc,
+                             rng_t *rng) {
+    float *q = xfloats(PROG, (size_t)n * dk), *k = xfloats(PROG, (size_t)n * dk);
+    float *v = xfloats(PROG, (size_t)n * dk), *out = xfloats(PROG, (size_t)n * dk);
+    float *w = xfloats(PROG, (size_t)n * n), *out2 = xfloats(PROG, (size_t)trunc * dk);
+    float *w2 = xfloats(PROG, (size_t)trunc * trunc);
+    rng_fill_normal(rng, q, n * dk, 0.0f, 1.0f);
+    rng_fill_normal(rng, k, n * dk, 0.0f, 1.0f);
+    rng_fill_normal(rng, v, n * dk, 0.0f, 1.0f);
+    xok(PROG, alibi_attention(q, k, v, slope, out, w, n, dk, dk), "alibi_attention");
+    size_t tail = (size_t)(n - trunc) * dk;
+    xok(PROG, alibi_attention(q + tail, k + tail, v + tail, slope, out2, w2, trunc, dk,
+                              dk), "alibi_attention");
+    double diff = mat_max_abs_diff(out + (size_t)(n - 1) * dk,
+                                   out2 + (size_t)(trunc - 1) * dk, dk);
+    printf("\nrandom q, k, v (d_k = %d), head 1, last query:\n", dk);
+    printf("all %d keys vs only the last %d keys: max |difference| %.1e\n", n, trunc,
+           diff);
+    report_check(r, "head 1 sees only its last 32 keys (max |difference|)", diff, 1e-4);
+    report_value(r, "alibi_n", "%.0f", n);
+    report_value(r, "alibi_trunc", "%.1e", diff);
+    report_value(r, "alibi_window", "%.0f", trunc);
+    free(q), free(k), free(v), free(out), free(w), free(out2), free(w2);
+}
+
 static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
     enum { DK = 16, TRUNC = 32 };
     int L = cfg->len, n = 16 * L;
     float slopes[HEADS];
     alibi_slopes(slopes, HEADS);
     float *zero = xfloats(PROG, (size_t)n * DK), *out = xfloats(PROG, (size_t)n * DK);
-    float *w = xfloats(PROG, (size_t)n * n), *reach_w = xfloats(PROG, (size_t)HEADS * n);
-    float *q = xfloats(PROG, (size_t)n * DK), *k = xfloats(PROG, (size_t)n * DK);
-    float *v = xfloats(PROG, (size_t)n * DK), *out2 = xfloats(PROG, (size_t)TRUNC * DK);
-    float *w2 = xfloats(PROG, (size_t)TRUNC * TRUNC);
+    float *w = xfloats(PROG, (size_t)n * n),
+          *reach_w = xfloats(PROG, (size_t)HEADS * n);
     report_section(r, "alibi long");
     printf("no content (q = k = 0): weight of the last query, by distance\n");
     printf("%4s %10s %12s %14s %14s\n", "head", "slope", "w(dist 0)", "90% within",
@@ -654,13 +694,13 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
         double mass_far[2];
         int lens[2] = {L, n};
         for (int t = 0; t < 2; t++) {
-            if (alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK, DK)) {
-                fprintf(stderr, "%s: out of memory\n", PROG);
-                exit(1);
-            }
+            int rc = alibi_attention(zero, zero, zero, slopes[h], out, w, lens[t], DK,
+                                     DK);
+            xok(PROG, rc, "alibi_attention");
             const float *last = w + (size_t)(lens[t] - 1) * lens[t];
             mass_far[t] = 0.0;
-            for (int dist = L; dist < lens[t]; dist++) mass_far[t] += last[lens[t] - 1 - dist];
+            for (int dist = L; dist < lens[t]; dist++)
+                mass_far[t] += last[lens[t] - 1 - dist];
             if (t == 1) {
                 for (int dist = 0; dist < n; dist++)
                     reach_w[(size_t)h * n + dist] = last[n - 1 - dist];
@@ -677,34 +717,9 @@ static void section_alibi_long(report_t *r, const config_t *cfg, rng_t *rng) {
         }
     }
     printf("(at n = L = %d no key is L or more away; above, n = 16 L = %d)\n", L, n);
-    FILE *f = report_data(r, "alibi_reach.dat");
-    if (f) fprintf(f, "# distance, then the last query's weight for heads 1..%d\n", HEADS);
-    for (int dist = 0; f && dist < n; dist++) {
-        fprintf(f, "%d", dist);
-        for (int h = 0; h < HEADS; h++) fprintf(f, " %.6e", reach_w[(size_t)h * n + dist]);
-        fprintf(f, "\n");
-    }
-    report_data_close(r, f);
-
-    // Random content: head 1 at n = 16 L against the same query with only its
-    // last TRUNC keys.
-    rng_fill_normal(rng, q, n * DK, 0.0f, 1.0f);
-    rng_fill_normal(rng, k, n * DK, 0.0f, 1.0f);
-    rng_fill_normal(rng, v, n * DK, 0.0f, 1.0f);
-    alibi_attention(q, k, v, slopes[0], out, w, n, DK, DK);
-    size_t tail = (size_t)(n - TRUNC) * DK;
-    alibi_attention(q + tail, k + tail, v + tail, slopes[0], out2, w2, TRUNC, DK, DK);
-    double diff = mat_max_abs_diff(out + (size_t)(n - 1) * DK,
-                                   out2 + (size_t)(TRUNC - 1) * DK, DK);
-    printf("\nrandom q, k, v (d_k = %d), head 1, last query:\n", DK);
-    printf("all %d keys vs only the last %d keys: max |difference| %.1e\n", n, TRUNC,
-           diff);
-    report_check(r, "head 1 sees only its last 32 keys (max |difference|)", diff, 1e-4);
-    report_value(r, "alibi_n", "%.0f", n);
-    report_value(r, "alibi_trunc", "%.1e", diff);
-    report_value(r, "alibi_window", "%.0f", TRUNC);
-    free(zero), free(out), free(w), free(reach_w), free(q), free(k), free(v);
-    free(out2), free(w2);
+    write_alibi_reach(r, reach_w, n);
+    alibi_truncation(r, slopes[0], n, DK, TRUNC, rng);
+    free(zero), free(out), free(w), free(reach_w);
 }
 
 // ---------------------------------------------------------------------------
@@ -735,7 +750,8 @@ static double method_score(shift_t *s, int meth, int i, int j) {
     for (int t = 0; t < d; t++) {   // q = x W_Q, k = x W_K (row vectors)
         double a = 0.0, b = 0.0;
         for (int u = 0; u < d; u++)
-            a += (double)xi[u] * s->w_q[u * d + t], b += (double)xj[u] * s->w_k[u * d + t];
+            a += (double)xi[u] * s->w_q[u * d + t],
+                    b += (double)xj[u] * s->w_k[u * d + t];
         s->qi[t] = (float)a, s->kj[t] = (float)b;
     }
     if (meth == M_REL) return shaw_score(s->qi, s->kj, s->shaw_a, i, j, d);
@@ -748,6 +764,44 @@ static double method_score(shift_t *s, int meth, int i, int j) {
     return score;
 }
 
+// Does score(i, j) change when both positions move by the same shift? The
+// largest change over i + shift < L, j <= i, per method: diff (N_METHODS,).
+static void shift_changes(shift_t *s, int L, int shift, double *diff) {
+    for (int meth = 0; meth < N_METHODS; meth++) {
+        diff[meth] = 0.0;
+        for (int i = 0; i + shift < L; i++)
+            for (int j = 0; j <= i; j++)
+                diff[meth] = fmax(diff[meth],
+                                  fabs(method_score(s, meth, i + shift, j + shift) -
+                                       method_score(s, meth, i, j)));
+    }
+}
+
+// The comparison table, one row per method, and its values.
+static void print_comparison(report_t *r, const double *shift_diff, const long *params,
+                             char reach_txt[][24]) {
+    static const char *const NAME[N_METHODS] = {"sinusoidal", "learned", "relative",
+                                                "RoPE", "ALiBi"};
+    static const char *const WHERE[N_METHODS] = {"added to x", "added to x",
+                                                 "keys in scores", "turns q and k",
+                                                 "bias on scores"};
+    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope",
+                                               "alibi"};
+    printf("%-11s %-15s %6s %13s %-9s %s\n", "method", "position", "params",
+           "shift change", "kind", "position 2L");
+    for (int meth = 0; meth < N_METHODS; meth++) {
+        int relative = shift_diff[meth] <= 1e-5;
+        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth],
+               params[meth], shift_diff[meth], relative ? "relative" : "absolute",
+               reach_txt[meth]);
+        char key[48];
+        snprintf(key, sizeof key, "cmp_%s_shift", KEY[meth]);
+        report_value(r, key, "%.1e", shift_diff[meth]);
+        snprintf(key, sizeof key, "cmp_%s_params", KEY[meth]);
+        report_value(r, key, "%.0f", (double)params[meth]);
+    }
+}
+
 static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     int d = cfg->d, L = cfg->len;
     float *c = xfloats(PROG, (size_t)d), *w_q = xfloats(PROG, (size_t)d * d);
@@ -755,10 +809,7 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     float *a = xfloats(PROG, (size_t)(2 * SHAW_K + 1) * d);
     float *qi = xfloats(PROG, (size_t)d), *kj = xfloats(PROG, (size_t)d);
     learned_pe_t tab;
-    if (learned_pe_alloc(&tab, L, d) != 0) {
-        fprintf(stderr, "%s: out of memory\n", PROG);
-        exit(1);
-    }
+    xok(PROG, learned_pe_alloc(&tab, L, d), "learned_pe_alloc");
     rng_fill_normal(rng, c, d, 0.0f, 1.0f);
     float bound = sqrtf(6.0f / (2 * d));   // Xavier, as in chapter 3
     rng_fill_uniform(rng, w_q, d * d, -bound, bound);
@@ -770,17 +821,9 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     alibi_slopes(slopes, HEADS);
     shift_t s = {d, c, w_q, w_k, pe, tab.table, a, slopes[0], qi, kj};
 
-    // Does score(i, j) change when both positions move by the same shift?
     double shift_diff[N_METHODS];
     int shift = L / 2;
-    for (int meth = 0; meth < N_METHODS; meth++) {
-        shift_diff[meth] = 0.0;
-        for (int i = 0; i + shift < L; i++)
-            for (int j = 0; j <= i; j++)
-                shift_diff[meth] = fmax(shift_diff[meth],
-                                        fabs(method_score(&s, meth, i + shift, j + shift) -
-                                             method_score(&s, meth, i, j)));
-    }
+    shift_changes(&s, L, shift, shift_diff);
     // Can it give position 2L (twice the training length)?
     int pos2 = 2 * L;
     float *row = xfloats(PROG, (size_t)d);
@@ -788,11 +831,6 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     int st_learned = learned_pe_lookup(&tab, &pos2, 1, row);
     int st_rope = rope_apply(row, 1, d, pos2, ROPE_BASE);
     long params[N_METHODS] = {0, (long)L * d, (long)(2 * SHAW_K + 1) * d, 0, 0};
-    static const char *const NAME[N_METHODS] = {"sinusoidal", "learned", "relative",
-                                                "RoPE", "ALiBi"};
-    static const char *const WHERE[N_METHODS] = {"added to x", "added to x",
-                                                 "keys in scores", "turns q and k",
-                                                 "bias on scores"};
     char reach_txt[N_METHODS][24];
     snprintf(reach_txt[M_SIN], 24, "status %d", st_sin);
     snprintf(reach_txt[M_LEARNED], 24, "status %d", st_learned);
@@ -801,20 +839,9 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     snprintf(reach_txt[M_ALIBI], 24, "bias %.1f", -slopes[0] * pos2);
 
     report_section(r, "comparison");
-    printf("d = %d, L = %d; the same token at every position; shift = %d\n", d, L, shift);
-    printf("%-11s %-15s %6s %13s %-9s %s\n", "method", "position", "params",
-           "shift change", "kind", "position 2L");
-    static const char *const KEY[N_METHODS] = {"sin", "learned", "rel", "rope", "alibi"};
-    for (int meth = 0; meth < N_METHODS; meth++) {
-        int relative = shift_diff[meth] <= 1e-5;
-        printf("%-11s %-15s %6ld %13.1e %-9s %s\n", NAME[meth], WHERE[meth], params[meth],
-               shift_diff[meth], relative ? "relative" : "absolute", reach_txt[meth]);
-        char key[48];
-        snprintf(key, sizeof key, "cmp_%s_shift", KEY[meth]);
-        report_value(r, key, "%.1e", shift_diff[meth]);
-        snprintf(key, sizeof key, "cmp_%s_params", KEY[meth]);
-        report_value(r, key, "%.0f", (double)params[meth]);
-    }
+    printf("d = %d, L = %d; the same token at every position; shift = %d\n", d, L,
+           shift);
+    print_comparison(r, shift_diff, params, reach_txt);
     printf("(relative: max |score(i+s, j+s) - score(i, j)| <= 1e-5)\n");
     report_check_true(r, "sinusoidal and learned scores depend on absolute position",
                       shift_diff[M_SIN] > 1e-3 && shift_diff[M_LEARNED] > 1e-5);
@@ -831,6 +858,13 @@ static void section_compare(report_t *r, const config_t *cfg, rng_t *rng) {
     free(c), free(w_q), free(w_k), free(pe), free(a), free(qi), free(kj), free(row);
 }
 
+// The check across options: --d-model is even (RoPE turns pairs).
+static int check_options(const cli_t *cli, char *why, size_t size) {
+    long d_model = cli_int(cli, "--d-model");
+    return cli_require(why, size, d_model % 2 == 0,
+                       "--d-model %ld is odd (RoPE turns pairs)", d_model);
+}
+
 int main(int argc, char **argv) {
     long d_model = 64, seq_len = 16;
     const cli_opt_t opts[] = {
@@ -843,15 +877,11 @@ int main(int argc, char **argv) {
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 7: positional encoding (sinusoidal, learned, "
                             "RoPE, ALiBi).",
-                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42};
-    int rc = cli_parse(&cli, argc, argv);
-    if (rc != CLI_RUN) return rc == CLI_DONE ? 0 : 2;
-    if (d_model % 2 != 0) {
-        fprintf(stderr, "%s: --d-model %ld is odd (RoPE turns pairs)\n", PROG, d_model);
-        return 2;
-    }
+                 .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .seed = 42,
+                 .check = check_options};
     report_t r;
-    if (report_open(&r, PROG, cli.data_dir) != 0) return 2;
+    int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
+    if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
     config_t cfg = {.d = (int)d_model, .len = (int)seq_len};

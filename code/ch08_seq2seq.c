@@ -27,7 +27,7 @@
 #include "base/mat.h"
 #include "base/rng.h"
 #include "layers/block.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "program/cli.h"
 #include "program/report.h"
 #include "program/xalloc.h"

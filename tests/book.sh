@@ -44,6 +44,51 @@ out=$(book/check-dead.sh "$B")
 if [ -z "$out" ]; then pass "every value a program records is quoted by a chapter"
 else fail "every value a program records is quoted by a chapter" "$out"; fi
 
+out=$(book/check-units.sh)
+if [ -z "$out" ]; then pass "no unspliced time, speed or size in the prose"
+else fail "no unspliced time, speed or size in the prose" "$out"; fi
+printf '# T\n\nIt trains in 70.2 s, under a minute, at a few GFLOP/s in 12 MB.\n\nSpliced: [k]{.val} s; `10 s`.\n' \
+  > "$T/units.md"
+if out=$(book/check-units.sh "$T/units.md") || [ "$(printf '%s\n' "$out" | wc -l)" -ne 4 ] \
+   || ! printf '%s\n' "$out" | grep -q 'units.md:3: .*"70.2 s"'; then
+  fail "a planted unspliced quantity is flagged (4 on line 3, none on line 5)" "$out"
+else pass "a planted unspliced quantity is flagged (4 on line 3, none on line 5)"; fi
+
+# Glossary terms are linked where the book first uses them; a term used first
+# without its link, or never used, is flagged.
+out=$(book/check-glossary.sh)
+if [ -z "$out" ]; then pass "every glossary term is linked at its first use"
+else fail "every glossary term is linked at its first use" "$out"; fi
+printf '# G {.unnumbered}\n\n[Zeta]{#gl-zeta}\n:   A letter.\n\n[Omega]{#gl-omega}\n:   Another.\n' > "$T/gl.md"
+printf '# C\n\nA zeta here, unlinked.\n\nThen [zeta](#gl-zeta), linked too late.\n' > "$T/98-gl.md"
+out=$(book/check-glossary.sh "$T/gl.md" "$T/98-gl.md")
+if printf '%s\n' "$out" | grep -q '98-gl.md:3: first use of "Zeta"' \
+   && printf '%s\n' "$out" | grep -q '"Omega" (#gl-omega) is used by no chapter'; then
+  pass "a glossary term used first without its link, or never, is flagged"
+else fail "a glossary term used first without its link, or never, is flagged" "$out"; fi
+
+# The front and back matter: a preface and a glossary page, linked from the
+# index, and both in the PDF.
+for page in preface glossary; do
+  if [ -s "$B/html/$page.html" ] && grep -qF "href=\"$page.html" "$B/html/index.html"; then
+    pass "index links to $page.html"
+  else fail "index links to $page.html"; fi
+done
+if grep -q 'Preface' "$T/book-words.txt" && grep -q 'Glossary' "$T/book-words.txt"; then
+  pass "the PDF has the preface and the glossary"
+else fail "the PDF has the preface and the glossary"; fi
+
+# A listing the prose names exists in the chapter it points at.
+out=$(book/check-listings.sh "$B")
+if [ -z "$out" ]; then pass "every listing the prose names is shown where it says"
+else fail "every listing the prose names is shown where it says" "$out"; fi
+mkdir -p "$T/ls"
+printf '# P\n\nThe listing below is `mat_mul`.\n\n`softmax_backward` exists in the library.\n' > "$T/ls/02-plant.md"
+out=$(book/check-listings.sh "$B" "$T/ls/02-plant.md")
+if [ "$(printf '%s\n' "$out" | grep -c .)" = 1 ] && printf '%s\n' "$out" | grep -q '02-plant.md:3: `mat_mul`'; then
+  pass "a listing the prose names but the chapter does not show is flagged"
+else fail "a listing the prose names but the chapter does not show is flagged" "$out"; fi
+
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
 printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \
@@ -56,6 +101,22 @@ else
     pass "an unresolved directive fails the build with file:line"
   else fail "an unresolved directive fails the build with file:line" "$(cat "$T/err")"; fi
 fi
+
+# A listing's label names what the cut declares, whatever stands above it in
+# the file (a wrapped prototype above a typedef once labelled it with the
+# prototype's function), or the function a cut inside a body comes from.
+R=$PWD; mkdir -p "$T/lab/code" "$T/lab/chapters"
+printf '%s\n' 'void far_above(const float *x,' '              int n);' '' '// snippet: t_t' \
+  'typedef struct {' '    int n;' '} t_t;' '// end snippet' '' 'int f(int a)' '{' \
+  '    // snippet: inside' '    return a;' '    // end snippet' '}' > "$T/lab/code/h.c"
+printf '# L\n\n```{.c file="h.c" snippet="t_t"}\n```\n\n```{.c file="h.c" snippet="inside"}\n```\n' \
+  > "$T/lab/chapters/95-lab.md"
+(cd "$T/lab" && LITERATE_BUILD="$R/$B" pandoc --lua-filter "$R/book/literate.lua" -t html \
+  chapters/95-lab.md -o lab.html 2>err)
+labs=$(perl -0ne 'while (/listing-label">(.*?)<\/span>/sg) { ($x = $1) =~ s/\s+/ /g; print "$x|" }' \
+  "$T/lab/lab.html" 2>/dev/null)
+if [ "$labs" = "code/h.c · t_t|code/h.c · f()|" ]; then pass "a listing's label names what its cut declares"
+else fail "a listing's label names what its cut declares" "got '$labs' $(cat "$T/lab/err" 2>/dev/null)"; fi
 
 # The PDF has a table of contents, numbered chapters and a bibliography.
 if grep -q 'Contents' "$T/book.txt"; then pass "PDF has a table of contents"; else fail "PDF has a table of contents"; fi

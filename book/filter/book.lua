@@ -76,4 +76,12 @@ function M.enter_chapter(index)
   cur.figures, cur.equations = 0, 0
 end
 
+-- Enter front or back matter (an unnumbered level-1 header): no chapter, no
+-- program.
+function M.enter_matter()
+  local cur = M.cur
+  cur.number, cur.program = 0, nil
+  cur.figures, cur.equations = 0, 0
+end
+
 return M

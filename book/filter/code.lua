@@ -6,7 +6,8 @@
 -- In code/FILE the snippet is the text between "// snippet: NAME" and its
 -- "// end snippet", common indentation removed. Nested snippet markers and
 -- exercise solution markers (// BEGIN SOLUTION, // END SOLUTION) are left out.
--- The label above the listing names the file and the function it is from.
+-- The label above the listing names the file and what the cut declares (or the
+-- function it is cut from), derived from the cut itself.
 local util = require('filter.util')
 local deps = require('filter.deps')
 local errors = require('filter.errors')
@@ -30,16 +31,77 @@ local function defines(line)
   return nil
 end
 
--- Which function is a snippet from? The first one it defines; else the one
--- whose definition encloses its first line (the last definition above it).
-local function function_of(lines, start, stop)
-  for i = start + 1, stop - 1 do
-    local name = defines(lines[i])
-    if name then return name end
+-- What a line in column 0 declares, as the label names it: "f()" for a
+-- function (definition or prototype), the type's name for a typedef (for
+-- "typedef struct {" the name after the closing brace, found from line i on),
+-- "struct s" / "enum e", a macro's name, a variable's name; nil for anything else.
+local function declares(lines, i)
+  local line = lines[i]
+  if line:match('^%s') or line:match('^//') or line:match('^/%*') then return nil end
+  local macro = line:match('^#%s*define%s+([%a_][%w_]*)')
+  if macro then return macro end
+  if line:match('^#') or line:match('^[{}]') then return nil end
+  if line:match('^typedef') then
+    if line:match('{%s*$') or line:match('^typedef%s+[%w_]+%s+[%w_]*%s*$') then
+      for k = i, #lines do
+        local t = lines[k]:match('^}%s*([%a_][%w_]*)%s*;')
+        if t then return t end
+      end
+      return nil
+    end
+    return line:match('%(%s*%*%s*([%a_][%w_]*)%s*%)') or line:match('([%a_][%w_]*)%s*;%s*$')
   end
-  for i = start - 1, 1, -1 do
-    if lines[i]:match('^}') then return nil end
-    local name = defines(lines[i])
+  local tag = line:match('^((struct|union|enum)%s+[%a_][%w_]*)%s*{')
+  if tag then return tag end
+  tag = line:match('^(struct%s+[%a_][%w_]*)%s*;') or line:match('^(enum%s+[%a_][%w_]*)%s*{')
+  if tag then return tag end
+  local fn = line:match('^[%a_][%w_%s%*]-[%s%*]([%a_][%w_]*)%s*%(')
+  if fn and not not_functions[fn] then return fn .. '()' end
+  return line:match('^[%a_][%w_%s%*]-[%s%*]([%a_][%w_]*)%s*[%[=;]')
+end
+
+-- The braces a line opens minus those it closes, outside comments, strings and
+-- character constants; in_comment says whether a /* comment runs on.
+local function brace_delta(line, in_comment)
+  local d, i, n = 0, 1, #line
+  while i <= n do
+    local c, two = line:sub(i, i), line:sub(i, i + 1)
+    if in_comment then
+      if two == '*/' then in_comment = false; i = i + 1 end
+    elseif two == '//' then break
+    elseif two == '/*' then in_comment = true; i = i + 1
+    elseif c == '"' or c == "'" then
+      local j = i + 1
+      while j <= n and line:sub(j, j) ~= c do
+        if line:sub(j, j) == '\\' then j = j + 1 end
+        j = j + 1
+      end
+      i = j
+    elseif c == '{' then d = d + 1
+    elseif c == '}' then d = d - 1 end
+    i = i + 1
+  end
+  return d, in_comment
+end
+
+-- What is a snippet from? If it starts inside a function's body, that
+-- function; else the first thing it declares (function, type, macro,
+-- variable); else nil. The label is derived from the cut, so it cannot name
+-- something the listing does not show.
+local function function_of(lines, start, stop)
+  local depth, in_comment, last_fn = 0, false, nil
+  for i = 1, start - 1 do
+    if depth == 0 then
+      local name = defines(lines[i])
+      if name then last_fn = name end
+    end
+    local d
+    d, in_comment = brace_delta(lines[i], in_comment)
+    depth = depth + d
+  end
+  if depth > 0 then return last_fn and (last_fn .. '()') or nil end
+  for i = start + 1, stop - 1 do
+    local name = declares(lines, i)
     if name then return name end
   end
   return nil
@@ -106,8 +168,8 @@ function M.directive(el)
   local classes = {}
   for _, c in ipairs(el.classes) do classes[#classes + 1] = c end
   local block = pandoc.CodeBlock(text, pandoc.Attr('', classes))
-  -- The label says where the listing is from: file and function.
-  local where_from = fn and (path .. ' · ' .. fn .. '()') or path
+  -- The label says where the listing is from: file and what it declares.
+  local where_from = fn and (path .. ' · ' .. fn) or path
   return pandoc.Div({ label(where_from, 'listing-label'), block }, pandoc.Attr('', { 'listing' }))
 end
 

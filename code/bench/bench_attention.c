@@ -7,7 +7,10 @@
 //   kernel  n  d  threads  median_seconds  gflops  extra_bytes  repeats
 //
 // gflops counts 4 n^2 d floating-point operations (two n x n x d products, as
-// FlashAttention's papers do); extra_bytes is the peak resident memory the call
+// FlashAttention's papers do) for the forward kernels, also for the causal one
+// (so its GFLOP/s over the plain kernel's is its speed-up), and 12 n^2 d for
+// "flash_fwd_bwd", the forward with its log-sum-exp and the backward (six
+// products); extra_bytes is the peak resident memory the call
 // added beyond its inputs and output, measured by running each measurement in
 // its own child process (getrusage's ru_maxrss against the resident size just
 // before the first call). Each measurement: one warm-up call, then at least
@@ -29,6 +32,7 @@
 
 #include "attention/attention.h"
 #include "base/rng.h"
+#include "fast/flash_backward.h"
 #include "fast/tiled.h"
 #include "variants/online.h"
 
@@ -36,6 +40,7 @@ enum { MIN_REPS = 3, MAX_REPS = 9 };
 
 typedef struct {
     float *q, *k, *v, *out, *weights;   // weights: (n, n), only the standard kernel
+    float *lse, *dout, *dq, *dk, *dv;   // only the backward
     int n, d;
 } problem_t;
 
@@ -54,15 +59,29 @@ static int run_tiled(problem_t *p) {
     return tiled_attention_forward(p->q, p->k, p->v, p->out, 1, p->n, p->n, p->d, p->d);
 }
 
+static int run_causal(problem_t *p) {
+    return tiled_attention_causal(p->q, p->k, p->v, p->out, 1, p->n, p->n, p->d, p->d);
+}
+
+static int run_fwd_bwd(problem_t *p) {
+    if (tiled_attention(p->q, p->k, p->v, p->out, p->lse, 1, p->n, p->n, p->d, p->d, 0))
+        return -1;
+    return flash_attention_backward(p->q, p->k, p->v, p->out, p->dout, p->lse, p->dq,
+                                    p->dk, p->dv, 1, p->n, p->n, p->d, p->d, 0);
+}
+
 static const struct {
     const char *name;
     kernel_fn run;
     int threaded;       // uses more than one thread when asked
     int needs_weights;  // allocates the (n, n) matrix itself (counted as extra)
+    double flops;       // per n^2 d
 } KERNELS[] = {
-    {"standard", run_standard, 0, 1},
-    {"online", run_online, 0, 0},
-    {"tiled", run_tiled, 1, 0},
+    {"standard", run_standard, 0, 1, 4},
+    {"online", run_online, 0, 0, 4},
+    {"tiled", run_tiled, 1, 0, 4},
+    {"tiled_causal", run_causal, 1, 0, 4},
+    {"flash_fwd_bwd", run_fwd_bwd, 1, 0, 12},
 };
 
 static double now(void) {
@@ -102,12 +121,16 @@ static int measure(int kernel, int n, int d, int threads, int fd) {
     size_t nd = (size_t)n * d;
     p.q = alloc_touched(nd), p.k = alloc_touched(nd), p.v = alloc_touched(nd);
     p.out = alloc_touched(nd);
-    if (!p.q || !p.k || !p.v || !p.out) return 1;
+    p.lse = alloc_touched((size_t)n), p.dout = alloc_touched(nd);
+    p.dq = alloc_touched(nd), p.dk = alloc_touched(nd), p.dv = alloc_touched(nd);
+    if (!p.q || !p.k || !p.v || !p.out || !p.lse || !p.dout || !p.dq || !p.dk || !p.dv)
+        return 1;
     rng_t rng;
     rng_seed(&rng, 42);
     rng_fill_normal(&rng, p.q, (int)nd, 0.0f, 1.0f);
     rng_fill_normal(&rng, p.k, (int)nd, 0.0f, 1.0f);
     rng_fill_normal(&rng, p.v, (int)nd, 0.0f, 1.0f);
+    rng_fill_normal(&rng, p.dout, (int)nd, 0.0f, 1.0f);
     long before = resident_bytes();
     if (KERNELS[kernel].needs_weights) {   // the standard kernel's n x n matrix
         p.weights = malloc((size_t)n * n * sizeof(float));
@@ -179,8 +202,8 @@ int main(int argc, char **argv) {
                     }
                     double n = ns[ni];
                     printf("%s\t%d\t%d\t%d\t%.6g\t%.2f\t%ld\t%d\n", KERNELS[kk].name, ns[ni],
-                           ds[di], th, median, 4.0 * n * n * ds[di] / median / 1e9, extra,
-                           reps);
+                           ds[di], th, median,
+                           KERNELS[kk].flops * n * n * ds[di] / median / 1e9, extra, reps);
                     fflush(stdout);
                 }
     return 0;

@@ -10,6 +10,10 @@ kernel "torch": softmax(q k^T / sqrt(d)) v in float32 with Debian's python3-torc
 least 3 timed calls, more while they take under a second; the median).
 kernel "sgemm": a (2048, 2048) by (2048, 2048) float32 product through torch.mm,
 which calls the system BLAS: the machine's practical peak (2 n^3 operations).
+kernel "torch_causal": the same with the causal mask (masked_fill with -inf before
+the softmax), GFLOP/s counted as 4 n^2 d like bench_attention's tiled_causal.
+kernel "torch_fwd_bwd": autograd of the same (non-causal) expression, forward and
+backward with a given dout, 12 n^2 d operations like flash_fwd_bwd.
 extra_bytes is 0 here: the Python process's peak memory is not comparable.
 Run it once per thread count, with OPENBLAS_NUM_THREADS=T and OMP_NUM_THREADS=T
 in the environment so OpenBLAS's own threads match torch's (the Makefile does).
@@ -62,9 +66,23 @@ def main(argv):
         for n in ns:
             q, k, v = (torch.randn(n, d, generator=gen) for _ in range(3))
             scale = 1.0 / math.sqrt(d)
-            t, reps = median_time(lambda: torch.softmax((q @ k.T) * scale, -1) @ v)
-            print(f"torch\t{n}\t{d}\t{threads}\t{t:.6g}\t{4.0 * n * n * d / t / 1e9:.2f}"
-                  f"\t0\t{reps}", flush=True)
+            hidden = torch.ones(n, n).tril() == 0
+            qg, kg, vg = (x.clone().requires_grad_() for x in (q, k, v))
+            dout = torch.randn(n, d, generator=gen)
+
+            def fwd_bwd():
+                out = torch.softmax((qg @ kg.T) * scale, -1) @ vg
+                qg.grad = kg.grad = vg.grad = None
+                out.backward(dout)
+
+            for name, fn, flops in (
+                    ("torch", lambda: torch.softmax((q @ k.T) * scale, -1) @ v, 4),
+                    ("torch_causal", lambda: torch.softmax(
+                        ((q @ k.T) * scale).masked_fill(hidden, -math.inf), -1) @ v, 4),
+                    ("torch_fwd_bwd", fwd_bwd, 12)):
+                t, reps = median_time(fn)
+                print(f"{name}\t{n}\t{d}\t{threads}\t{t:.6g}"
+                      f"\t{flops * n * n * d / t / 1e9:.2f}\t0\t{reps}", flush=True)
     return 0
 
 

@@ -39,7 +39,7 @@
 #include "attention/geometry.h"
 #include "attention/kernel_regression.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/mat.h"
 #include "layers/multihead.h"
 #include "attention/patterns.h"

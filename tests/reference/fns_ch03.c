@@ -29,7 +29,8 @@ FN(qk_backward) {
     float *work = scratch(c, ((size_t)n * n + 2 * (size_t)n * k) * sizeof(float));
     int *t = targets(c, n);
     qk_forward(IN(0), IN(1), IN(2), t, n, d, k, q, kk, a);
-    qk_backward(IN(0), t, q, kk, a, n, d, k, copy_in(c, 0, 4), copy_in(c, 1, 5), work);
+    qk_backward(IN(0), t, &(qk_saved_t){q, kk, a}, n, d, k, copy_in(c, 0, 4),
+                copy_in(c, 1, 5), work);
     return 0;
 }
 

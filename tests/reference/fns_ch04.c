@@ -22,8 +22,9 @@ FN(attention_backward) {
     float *out = scratch(c, (size_t)n * d_v * sizeof(float));
     float *work = scratch(c, (size_t)n * m * sizeof(float));
     attention_forward(IN(0), IN(1), IN(2), MASK(3), out, w, n, m, d_k, d_v);
-    attention_backward(IN(0), IN(1), IN(2), w, IN(4), zeroed(c, 0), zeroed(c, 1),
-                       zeroed(c, 2), n, m, d_k, d_v, work);
+    const attn_saved_t fw = {IN(0), IN(1), IN(2), w};
+    attention_backward(&fw, IN(4), zeroed(c, 0), zeroed(c, 1), zeroed(c, 2), n, m, d_k,
+                       d_v, work);
     return 0;
 }
 

@@ -18,8 +18,9 @@ FN(relpos_index) {
 }
 // ints n, m, d_k, d_v, k_max; q, k, v, emb_k, emb_v or -, mask -> out, weights
 FN(relpos_forward) {
-    relpos_forward(IN(0), IN(1), IN(2), IN(3), IN(4), MASK(5), OUT(0), OUT(1), I(0),
-                   I(1), I(2), I(3), I(4));
+    relpos_t rel = {.emb_k = IN(3), .emb_v = IN(4), .k_max = I(4), .d_k = I(2),
+                    .d_v = I(3)};
+    relpos_forward(IN(0), IN(1), IN(2), &rel, MASK(5), OUT(0), OUT(1), I(0), I(1));
     return 0;
 }
 // ints n, d_k, d_v, window, stride, causal; q, k, v -> out

@@ -23,7 +23,8 @@ Test(alibi_slopes, sixteen_heads) {
     alibi_slopes(m8, 8);
     cr_assert_float_eq(m16[0], 0.707107f, 1e-6);
     for (int h = 0; h < 8; h++) cr_assert_float_eq(m16[2 * h + 1], m8[h], 1e-7);
-    for (int h = 1; h < 16; h++) cr_assert_float_eq(m16[h] / m16[h - 1], 0.707107f, 1e-6);
+    for (int h = 1; h < 16; h++)
+        cr_assert_float_eq(m16[h] / m16[h - 1], 0.707107f, 1e-6);
 }
 
 Test(alibi_slopes, one_head_and_errors) {
@@ -81,7 +82,8 @@ Test(alibi_attention, rows_sum_to_one_and_shift) {
     // same distance: their weights on distances 0..5 agree up to the mass
     // query 9 gives to its extra keys 0..2 (renormalise over distances 0..6).
     double s9 = 0.0, s6 = 0.0;
-    for (int dist = 0; dist <= 6; dist++) s9 += w[9 * N + 9 - dist], s6 += w[6 * N + 6 - dist];
+    for (int dist = 0; dist <= 6; dist++)
+        s9 += w[9 * N + 9 - dist], s6 += w[6 * N + 6 - dist];
     for (int dist = 0; dist <= 6; dist++)
         cr_assert_float_eq(w[9 * N + 9 - dist] / s9, w[6 * N + 6 - dist] / s6, 1e-6);
 }

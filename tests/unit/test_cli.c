@@ -47,13 +47,15 @@ Test(cli, defaults_without_arguments) {
 
 Test(cli, values_in_both_spellings) {
     cli_t cli;
-    cr_assert_eq(PARSE(&cli, "--seed", "7", "--seq-len=12", "--temp", "0.5", "--data", "d"),
-                 CLI_RUN);
+    cr_assert_eq(
+            PARSE(&cli, "--seed", "7", "--seq-len=12", "--temp", "0.5", "--data", "d"),
+            CLI_RUN);
     cr_assert_eq(cli.seed, 7);
     cr_assert_eq(g_len, 12);
     cr_assert_float_eq(g_temp, 0.5, 0);
     cr_assert_str_eq(cli.data_dir, "d");
-    cr_assert_eq(PARSE(&cli, "--seed=4294967295", "--temp=1e-3", "--temp=-1.5"), CLI_RUN);
+    cr_assert_eq(PARSE(&cli, "--seed=4294967295", "--temp=1e-3", "--temp=-1.5"),
+                 CLI_RUN);
     cr_assert_eq(cli.seed, 4294967295u);
     cr_assert_float_eq(g_temp, -1.5, 0);
 }
@@ -99,12 +101,13 @@ Test(cli, one_line_naming_the_cause, .init = cr_redirect_stderr) {
     PARSE(&cli, "x");
     PARSE(&cli, "--temp", "nan");
     char buf[1024];
-    cr_assert_str_eq(captured(cr_get_redirected_stderr(), buf, sizeof buf),
-                     "prog: --seed: expected a whole number in 0..4294967295, got '+5'\n"
-                     "prog: unexpected argument 'x' after '--' (this program takes "
-                     "options only)\n"
-                     "prog: unexpected argument 'x' (options start with --; try --help)\n"
-                     "prog: --temp: expected a number in -2..100, got 'nan'\n");
+    cr_assert_str_eq(
+            captured(cr_get_redirected_stderr(), buf, sizeof buf),
+            "prog: --seed: expected a whole number in 0..4294967295, got '+5'\n"
+            "prog: unexpected argument 'x' after '--' (this program takes "
+            "options only)\n"
+            "prog: unexpected argument 'x' (options start with --; try --help)\n"
+            "prog: --temp: expected a number in -2..100, got 'nan'\n");
 }
 
 Test(cli, help_lists_every_option_with_its_range, .init = cr_redirect_stdout) {
@@ -112,8 +115,11 @@ Test(cli, help_lists_every_option_with_its_range, .init = cr_redirect_stdout) {
     cr_assert_eq(PARSE(&cli, "--seq-len", "3", "--help"), CLI_DONE);
     char buf[2048];
     const char *out = captured(cr_get_redirected_stdout(), buf, sizeof buf);
-    cr_assert(strstr(out, "--seed N           random seed (0..4294967295, default 42)"), "%s", out);
-    cr_assert(strstr(out, "--seq-len N        sequence length (1..512, default 3)"), "%s", out);
-    cr_assert(strstr(out, "--temp T           temperature (-2..100, default 1)"), "%s", out);
+    cr_assert(strstr(out, "--seed N           random seed (0..4294967295, default 42)"),
+              "%s", out);
+    cr_assert(strstr(out, "--seq-len N        sequence length (1..512, default 3)"),
+              "%s", out);
+    cr_assert(strstr(out, "--temp T           temperature (-2..100, default 1)"), "%s",
+              out);
     cr_assert(strstr(out, "--data DIR"), "%s", out);
 }

@@ -33,7 +33,8 @@ static void check_equal_full(int n, int d, int h, uint64_t seed) {
             for (int j = 0; j <= t; j++)
                 cr_assert(fabsf(w[i * (t + 1) + j] - wf[(i * n + t) * n + j]) <= 1e-6f);
     }
-    cr_assert(mat_max_abs_diff(y, full, (size_t)n * d) <= 1e-5, "n %d d %d h %d", n, d, h);
+    cr_assert(mat_max_abs_diff(y, full, (size_t)n * d) <= 1e-5, "n %d d %d h %d", n, d,
+              h);
     float extra[64];
     cr_assert_eq(kv_step(&p, &c, x, extra, NULL), -1);   // full
     kv_reset(&c);

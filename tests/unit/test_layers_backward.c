@@ -49,7 +49,8 @@ static void att_case(int masked) {
     float out[AN * ADV], w[AN * AM], scratch[AN * AM];
     float dq[AN * ADK] = {0}, dk[AM * ADK] = {0}, dv[AM * ADV] = {0};
     attention_forward(c.q, c.k, c.v, c.m, out, w, AN, AM, ADK, ADV);
-    attention_backward(c.q, c.k, c.v, w, c.r, dq, dk, dv, AN, AM, ADK, ADV, scratch);
+    const attn_saved_t fw = {c.q, c.k, c.v, w};
+    attention_backward(&fw, c.r, dq, dk, dv, AN, AM, ADK, ADV, scratch);
     check_grad("dq", c.q, dq, AN * ADK, att_loss, &c);
     check_grad("dk", c.k, dk, AM * ADK, att_loss, &c);
     check_grad("dv", c.v, dv, AM * ADV, att_loss, &c);

@@ -13,7 +13,8 @@ Test(learned_pe_lookup, copies_rows) {
     out[15] = -7.0f;
     cr_assert_eq(learned_pe_lookup(&p, pos, 5, out), 0);
     for (int r = 0; r < 5; r++)
-        for (int c = 0; c < 3; c++) cr_assert_eq(out[r * 3 + c], (float)(3 * pos[r] + c));
+        for (int c = 0; c < 3; c++)
+            cr_assert_eq(out[r * 3 + c], (float)(3 * pos[r] + c));
     cr_assert_eq(out[15], -7.0f);   // nothing written past (n, d)
     learned_pe_free(&p);
 }

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/rng.h"
 
 #include "helpers.h"

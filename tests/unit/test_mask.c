@@ -147,7 +147,8 @@ Test(mask, round_half) {
     cr_assert(isinf(mask_round_half(65520.0f)));
     cr_assert_eq(mask_round_half(65519.0f), 65504.0f);
     cr_assert_eq(mask_round_half(1.0f + 1.0f / 4096), 1.0f);     // below half a step
-    cr_assert_eq(mask_round_half(1.0f + 3.0f / 2048), 1.0f + 2.0f / 1024);  // tie to even
+    cr_assert_eq(mask_round_half(1.0f + 3.0f / 2048),
+                 1.0f + 2.0f / 1024); // tie to even
     cr_assert_eq(mask_round_half(0.1f), 0.0999755859375f);
     cr_assert_eq(mask_round_half(1e-8f), 0.0f);
     cr_assert_eq(mask_round_half(6e-8f), 5.9604644775390625e-08f);   // 2^-24
@@ -289,7 +290,8 @@ Test(mask, padded_batch_equals_unpadded_exactly) {
             mask_causal(c2, len);
             mha_forward(&p, x + s * n * d, len, x + s * n * d, len,
                         use_causal ? c2 : NULL, alone, NULL);
-            cr_assert_eq(mat_max_abs_diff(alone, out + s * n * d, (size_t)len * d), 0.0);
+            cr_assert_eq(mat_max_abs_diff(alone, out + s * n * d, (size_t)len * d),
+                         0.0);
             for (int hq = 0; hq < h * n; hq++)       // no weight on padded keys
                 for (int j = len; j < n; j++)
                     cr_assert_eq(w[((size_t)s * h * n + hq) * n + j], 0.0f);

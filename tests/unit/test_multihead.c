@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "layers/multihead.h"
 #include "base/rng.h"
 

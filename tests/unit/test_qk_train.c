@@ -26,12 +26,13 @@ Test(qk_train, nothing_scored_is_zero_and_no_gradient) {
     float dw_q[D * K] = {0}, dw_k[D * K] = {0}, scratch[N * N + 2 * N * K];
     int t[N] = {-1, -1, -1, -1, -1};
     cr_assert_eq(qk_forward(x, w, w, t, N, D, K, q, kk, a), 0.0);
-    qk_backward(x, t, q, kk, a, N, D, K, dw_q, dw_k, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, N, D, K, dw_q, dw_k, scratch);
     for (int i = 0; i < D * K; i++) cr_assert(dw_q[i] == 0.0f && dw_k[i] == 0.0f);
     cr_assert_eq(qk_forward(x, w, w, t, 0, D, K, q, kk, a), 0.0);
 }
 
-static double loss_at(const float *x, const float *w_q, const float *w_k, const int *t) {
+static double loss_at(const float *x, const float *w_q, const float *w_k,
+                      const int *t) {
     float q[N * K], kk[N * K], a[N * N];
     return qk_forward(x, w_q, w_k, t, N, D, K, q, kk, a);
 }
@@ -50,7 +51,7 @@ Test(qk_train, backward_matches_finite_differences) {
         for (int i = 0; i < N; i++) t[i] = (int)(rng_next(&rng) % (N + 1)) - 1;
         t[trial % N] = trial % N;   // at least one scored row
         qk_forward(x, w_q, w_k, t, N, D, K, q, kk, a);
-        qk_backward(x, t, q, kk, a, N, D, K, dw_q, dw_k, scratch);
+        qk_backward(x, t, &(qk_saved_t){q, kk, a}, N, D, K, dw_q, dw_k, scratch);
         for (int which = 0; which < 2; which++) {
             float *w = which ? w_k : w_q, *g = which ? dw_k : dw_q;
             for (int i = 0; i < D * K; i++) {
@@ -62,8 +63,8 @@ Test(qk_train, backward_matches_finite_differences) {
                 w[i] = keep;
                 double fd = (up - down) / (2.0 * eps);
                 cr_assert(fabs(fd - g[i]) <= 2e-3 + 2e-2 * fabs(fd),
-                          "trial %d, %s[%d]: backward %.6g, finite difference %.6g", trial,
-                          which ? "w_k" : "w_q", i, g[i], fd);
+                          "trial %d, %s[%d]: backward %.6g, finite difference %.6g",
+                          trial, which ? "w_k" : "w_q", i, g[i], fd);
             }
         }
     }
@@ -80,9 +81,9 @@ Test(qk_train, backward_accumulates) {
     rng_fill_normal(&rng, w_k, D * K, 0, 1);
     int t[N] = {1, 2, 3, 4, 0};
     qk_forward(x, w_q, w_k, t, N, D, K, q, kk, a);
-    qk_backward(x, t, q, kk, a, N, D, K, g1, h, scratch);
-    qk_backward(x, t, q, kk, a, N, D, K, g2, h, scratch);
-    qk_backward(x, t, q, kk, a, N, D, K, g2, h, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, N, D, K, g1, h, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, N, D, K, g2, h, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, N, D, K, g2, h, scratch);
     for (int i = 0; i < D * K; i++) cr_assert_float_eq(g2[i], 2.0f * g1[i], 1e-5f);
 }
 
@@ -93,6 +94,6 @@ Test(qk_train, underflowed_target_stays_finite) {
     int t[2] = {1, -1};   // row 0 scores 40000 on itself and -40000 on key 1
     double loss = qk_forward(x, w_q, w_k, t, 2, 1, 1, q, kk, a);
     cr_assert(isfinite(loss) && loss > 80.0, "loss %g", loss);
-    qk_backward(x, t, q, kk, a, 2, 1, 1, dw_q, dw_k, scratch);
+    qk_backward(x, t, &(qk_saved_t){q, kk, a}, 2, 1, 1, dw_q, dw_k, scratch);
     cr_assert(isfinite(dw_q[0]) && isfinite(dw_k[0]));
 }

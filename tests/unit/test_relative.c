@@ -47,7 +47,7 @@ Test(relpos, zero_embeddings_give_standard_attention) {
     float ev[(2 * K + 1) * DV] = {0};
     float o1[N * DV], o2[N * DV], w1[N * M], w2[N * M];
     fill(q, N * DK, 1), fill(k, M * DK, 2), fill(v, M * DV, 3);
-    relpos_forward(q, k, v, ek, ev, NULL, o1, w1, N, M, DK, DV, K);
+    relpos_forward(q, k, v, &(relpos_t){ek, ev, K, DK, DV}, NULL, o1, w1, N, M);
     attention_forward(q, k, v, NULL, o2, w2, N, M, DK, DV);
     cr_assert_leq(mat_max_abs_diff(o1, o2, N * DV), 1e-6);
     cr_assert_leq(mat_max_abs_diff(w1, w2, N * M), 1e-6);
@@ -61,8 +61,8 @@ Test(relpos, constant_value_embedding_shifts_output) {
     float o1[N * DV], o2[N * DV], w[N * N];
     fill(q, N * DK, 4), fill(k, N * DK, 5), fill(v, N * DV, 6), fill(ek, 3 * DK, 7);
     for (int r = 0; r < 3; r++) ev[r * DV] = 0.5f, ev[r * DV + 1] = -2.0f;
-    relpos_forward(q, k, v, ek, NULL, NULL, o1, w, N, N, DK, DV, K);
-    relpos_forward(q, k, v, ek, ev, NULL, o2, w, N, N, DK, DV, K);
+    relpos_forward(q, k, v, &(relpos_t){ek, NULL, K, DK, DV}, NULL, o1, w, N, N);
+    relpos_forward(q, k, v, &(relpos_t){ek, ev, K, DK, DV}, NULL, o2, w, N, N);
     for (int i = 0; i < N; i++) {
         cr_assert_float_eq(o2[i * DV], o1[i * DV] + 0.5f, 1e-5);
         cr_assert_float_eq(o2[i * DV + 1], o1[i * DV + 1] - 2.0f, 1e-5);
@@ -74,7 +74,7 @@ Test(relpos, constant_value_embedding_shifts_output) {
 Test(relpos, weights_by_hand) {
     float q[1] = {1}, k[2] = {0, 0}, v[2] = {4, 8}, ek[3] = {0, 0, logf(3.0f)};
     float out[1], w[2];
-    relpos_forward(q, k, v, ek, NULL, NULL, out, w, 1, 2, 1, 1, 1);
+    relpos_forward(q, k, v, &(relpos_t){ek, NULL, 1, 1, 1}, NULL, out, w, 1, 2);
     cr_assert_float_eq(w[0], 0.25f, 1e-6);
     cr_assert_float_eq(w[1], 0.75f, 1e-6);
     cr_assert_float_eq(out[0], 7.0f, 1e-5);
@@ -85,7 +85,7 @@ Test(relpos, masked_row_is_zero) {
     float q[2] = {1, 2}, k[2] = {1, -1}, v[2] = {3, 4}, ek[3] = {1, 2, 3};
     float ev[3] = {1, 1, 1}, out[2], w[4];
     unsigned char mask[4] = {1, 1, 0, 0};
-    relpos_forward(q, k, v, ek, ev, mask, out, w, 2, 2, 1, 1, 1);
+    relpos_forward(q, k, v, &(relpos_t){ek, ev, 1, 1, 1}, mask, out, w, 2, 2);
     cr_assert_eq(out[1], 0.0f);
     cr_assert_eq(w[2], 0.0f);
     cr_assert_eq(w[3], 0.0f);

@@ -67,7 +67,8 @@ Test(report, a_failed_check_fails_close, .init = init_both) {
                      "check: too big: 2.0e-03 > 1e-05 FAILED\n"
                      "check: fine: 0.0e+00 <= 1e-05 ok\n");
     cr_assert(strstr(captured(cr_get_redirected_stderr(), buf, sizeof buf),
-                     "prog: check failed: too big: 2.0e-03 > 1e-05 \nprog: 1 of 2 checks failed\n"),
+                     "prog: check failed: too big: 2.0e-03 > 1e-05 \nprog: 1 of 2 "
+                     "checks failed\n"),
               "%s", buf);
 }
 
@@ -99,7 +100,8 @@ Test(report, values_and_data_files, .init = init_both) {
     report_data_close(&r, NULL);
     cr_assert_eq(report_close(&r), 0);
     snprintf(path, sizeof path, "%s/values.tsv", dir);
-    cr_assert_str_eq(slurp(path, buf, sizeof buf), "x\t0.1235\nnegzero\t0.00\nshape\t(8, 64)\n");
+    cr_assert_str_eq(slurp(path, buf, sizeof buf),
+                     "x\t0.1235\nnegzero\t0.00\nshape\t(8, 64)\n");
     snprintf(path, sizeof path, "%s/a.dat", dir);
     cr_assert_str_eq(slurp(path, buf, sizeof buf), "1 2\n");
     snprintf(path, sizeof path, "%s/%s", dir, REPORT_MANIFEST);
@@ -169,8 +171,8 @@ Test(report, a_failed_write_names_the_file, .init = init_both) {
     cr_assert_eq(report_close(&r), -1);
     captured(cr_get_redirected_stderr(), buf, sizeof buf);
     char want[160];
-    snprintf(want, sizeof want, "prog: error writing '%s/full.dat': No space left on device\n",
-             dir);
+    snprintf(want, sizeof want,
+             "prog: error writing '%s/full.dat': No space left on device\n", dir);
     cr_assert_str_eq(buf, want);
 }
 

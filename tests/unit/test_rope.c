@@ -57,8 +57,10 @@ Test(rope_apply, score_depends_on_m_minus_n_only) {
         double ref = dot(qb, kb, D);          // the same pair moved to (m - n, 0)
         for (long shift = 0; shift <= 3000; shift += 1000) {
             memcpy(qa, q, sizeof q), memcpy(ka, k, sizeof k);
-            rope_apply(qa, 1, D, m + shift, 10000), rope_apply(ka, 1, D, n + shift, 10000);
-            cr_assert_float_eq(dot(qa, ka, D), ref, 1e-5, "m %ld n %ld +%ld", m, n, shift);
+            rope_apply(qa, 1, D, m + shift, 10000),
+                    rope_apply(ka, 1, D, n + shift, 10000);
+            cr_assert_float_eq(dot(qa, ka, D), ref, 1e-5, "m %ld n %ld +%ld", m, n,
+                               shift);
         }
     }
 }

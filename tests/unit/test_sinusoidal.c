@@ -102,7 +102,8 @@ Test(sinusoidal_offset_matrix, identity_and_inverse) {
     sinusoidal_offset_matrix(mp, D, 9, 10000);
     sinusoidal_offset_matrix(mm, D, -9, 10000);
     for (int i = 0; i < D; i++)
-        for (int j = 0; j < D; j++) cr_assert_float_eq(mm[i * D + j], mp[j * D + i], 1e-7);
+        for (int j = 0; j < D; j++)
+            cr_assert_float_eq(mm[i * D + j], mp[j * D + i], 1e-7);
     cr_assert_eq(sinusoidal_offset_matrix(m0, -1, 1, 10000), -1);
     cr_assert_eq(sinusoidal_offset_matrix(m0, D, 1, -1.0), -1);
 }

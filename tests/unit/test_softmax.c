@@ -283,7 +283,8 @@ Test(softmax, temperature_keeps_precision_for_large_logits) {
         cr_assert_eq(softmax_rows_temp(x, 1, 4, t), 0);
         for (int j = 0; j < 4; j++) {
             double rel = fabs(x[j] - ref[j] / sum) / (ref[j] / sum);
-            cr_assert(rel < 2e-6, "sign %d, entry %d: relative error %.2g", sign, j, rel);
+            cr_assert(rel < 2e-6, "sign %d, entry %d: relative error %.2g", sign, j,
+                      rel);
         }
     }
 }

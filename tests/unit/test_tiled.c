@@ -27,31 +27,80 @@ Test(tiled, exp_relative_error_below_3e7) {
     cr_assert(tiled_exp(-INFINITY) == 0.0f);
 }
 
+// tiled_exp2, the exp the kernel runs on, against exp2 in double on [-126, 0].
+Test(tiled, exp2_relative_error_below_3e7) {
+    double worst = 0.0;
+    for (int i = 0; i <= 1260000; i++) {
+        float t = -1e-4f * (float)i;
+        double want = exp2((double)t), got = tiled_exp2(t);
+        double rel = fabs(got - want) / want;
+        if (rel > worst) worst = rel;
+    }
+    cr_assert(worst < 3e-7, "largest relative error %.3g", worst);
+    cr_assert(tiled_exp2(0.0f) == 1.0f);
+    cr_assert(tiled_exp2(-1.0f) == 0.5f && tiled_exp2(-10.0f) == 0x1p-10f);
+    cr_assert(tiled_exp2(-130.0f) == 0.0f && tiled_exp2(-INFINITY) == 0.0f);
+    cr_assert(tiled_exp2(3.0f) == 1.0f, "t > 0 is clamped to 0");
+    cr_assert(isnan(tiled_exp2(NAN)));
+}
+
+// causal 0: the plain kernel; 1: tiled_attention_causal against attention_forward
+// with the mask j <= i; 2: tiled_attention with lse, checked against the log-sum-exp
+// of the standard kernel's scores in double.
 static void check_against_standard(int h, int n, int m, int d_k, int d_v, float spread,
-                                   uint64_t seed) {
+                                   uint64_t seed, int causal) {
     rng_t rng;
     rng_seed(&rng, seed);
     size_t nq = (size_t)h * n * d_k, nk = (size_t)h * m * d_k, nv = (size_t)h * m * d_v;
     float *q = malloc(nq * sizeof *q), *k = malloc(nk * sizeof *k);
-    float *v = malloc(nv * sizeof *v), *fast = malloc((size_t)h * n * d_v * sizeof *fast);
+    float *v = malloc(nv * sizeof *v);
+    float *fast = malloc((size_t)h * n * d_v * sizeof *fast);
     float *want = malloc((size_t)n * d_v * sizeof *want);
     float *w = malloc((size_t)n * m * sizeof *w);
     cr_assert(q && k && v && fast && want && w);
     rng_fill_normal(&rng, q, (int)nq, 0.0f, spread);
     rng_fill_normal(&rng, k, (int)nk, 0.0f, 1.0f);
     rng_fill_normal(&rng, v, (int)nv, 0.0f, 1.0f);
-    cr_assert_eq(tiled_attention_forward(q, k, v, fast, h, n, m, d_k, d_v), 0);
+    unsigned char *mask = malloc((size_t)n * m);
+    float *lse = malloc((size_t)h * n * sizeof *lse);
+    cr_assert(mask && lse);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) mask[(size_t)i * m + j] = j <= i;
+    if (causal == 0)
+        cr_assert_eq(tiled_attention_forward(q, k, v, fast, h, n, m, d_k, d_v), 0);
+    else if (causal == 1)
+        cr_assert_eq(tiled_attention_causal(q, k, v, fast, h, n, m, d_k, d_v), 0);
+    else
+        cr_assert_eq(tiled_attention(q, k, v, fast, lse, h, n, m, d_k, d_v, 1), 0);
     for (int hh = 0; hh < h; hh++) {
         attention_forward(q + (size_t)hh * n * d_k, k + (size_t)hh * m * d_k,
-                          v + (size_t)hh * m * d_v, NULL, want, w, n, m, d_k, d_v);
+                          v + (size_t)hh * m * d_v, causal ? mask : NULL, want, w, n, m,
+                          d_k, d_v);
+        for (int i = 0; causal == 2 && i < n; i++) {
+            double mx = -INFINITY, sum = 0.0, sc[1024];
+            cr_assert(m <= 1024);
+            for (int j = 0; j <= i && j < m; j++) {
+                double dot = 0.0;
+                for (int c = 0; c < d_k; c++)
+                    dot += (double)q[((size_t)hh * n + i) * d_k + c] *
+                           k[((size_t)hh * m + j) * d_k + c];
+                sc[j] = dot / sqrt((double)d_k);
+                if (sc[j] > mx) mx = sc[j];
+            }
+            for (int j = 0; j <= i && j < m; j++) sum += exp(sc[j] - mx);
+            double want_lse = mx + log(sum), got_lse = lse[(size_t)hh * n + i];
+            cr_assert(fabs(got_lse - want_lse) <= 1e-5 * (1.0 + fabs(want_lse)),
+                      "lse row %d: %.9g vs %.9g", i, got_lse, want_lse);
+        }
         for (int i = 0; i < n * d_v; i++) {
             float got = fast[(size_t)hh * n * d_v + i];
             cr_assert(fabsf(got - want[i]) <= 1e-5f + 1e-5f * fabsf(want[i]),
-                      "h=%d n=%d m=%d d_k=%d d_v=%d: head %d element %d: %.9g vs %.9g", h,
+                      "h=%d n=%d m=%d d_k=%d d_v=%d: head %d element %d: %.9g vs %.9g",
+                      h,
                       n, m, d_k, d_v, hh, i, got, want[i]);
         }
     }
-    free(q), free(k), free(v), free(fast), free(want), free(w);
+    free(q), free(k), free(v), free(fast), free(want), free(w), free(mask), free(lse);
 }
 
 // Sizes on both sides of every tile edge (TILED_BQ = 64, TILED_BK = 128), 1, odd.
@@ -63,13 +112,32 @@ Test(tiled, equals_attention_forward_on_tile_edges) {
         for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
             for (size_t c = 0; c < sizeof ds / sizeof *ds; c += 2, seed++)
                 check_against_standard(1 + (int)(seed % 3), ns[a], ns[b], ds[c],
-                                       ds[(c + 1) % 5], 1.0f, seed);
+                                       ds[(c + 1) % 5], 1.0f, seed, 0);
+}
+
+// The causal kernel on both sides of every tile edge, m below, at and above n.
+Test(tiled, causal_equals_masked_attention_forward) {
+    const int ns[] = {1, 63, 64, 65, 128, 129, 200, 257};
+    uint64_t seed = 500;
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
+        for (size_t b = 0; b < sizeof ns / sizeof *ns; b += 3, seed++)
+            check_against_standard(1 + (int)(seed % 2), ns[a], ns[b],
+                                   8 + (int)(seed % 3), 5 + (int)(seed % 13), 1.0f,
+                                   seed, 1);
+    check_against_standard(1, 300, 300, 64, 64, 1.0f, 7, 1);
+}
+
+// The row log-sum-exp the backward relies on, causal and sharp.
+Test(tiled, lse_equals_log_sum_exp_in_double) {
+    check_against_standard(2, 200, 200, 16, 8, 1.0f, 11, 2);
+    check_against_standard(1, 130, 300, 32, 32, 20.0f, 12, 2);
 }
 
 // Scores of size ~100: the running max changes often and exp underflows a lot.
 Test(tiled, equals_attention_forward_on_sharp_scores) {
-    check_against_standard(2, 70, 300, 16, 16, 30.0f, 99);
-    check_against_standard(1, 5, 1000, 64, 32, 100.0f, 98);
+    check_against_standard(2, 70, 300, 16, 16, 30.0f, 99, 0);
+    check_against_standard(1, 5, 1000, 64, 32, 100.0f, 98, 0);
+    check_against_standard(1, 200, 200, 16, 16, 30.0f, 97, 1);
 }
 
 Test(tiled, refuses_bad_sizes_and_writes_nothing) {

@@ -31,9 +31,9 @@ void attention_forward(const float *q, const float *k, const float *v,
 }
 // end snippet
 
-void attention_backward(const float *q, const float *k, const float *v,
-                        const float *weights, const float *dout, float *dq, float *dk,
+void attention_backward(const attn_saved_t *fw, const float *dout, float *dq, float *dk,
                         float *dv, int n, int m, int d_k, int d_v, float *scratch) {
+    const float *q = fw->q, *k = fw->k, *v = fw->v, *weights = fw->weights;
     float *ds = scratch;                                   // (n, m)
     // forward: out = weights v  =>  dweights = dout v^T, dv += weights^T dout
     for (int i = 0; i < n; i++)
@@ -42,12 +42,15 @@ void attention_backward(const float *q, const float *k, const float *v,
     for (int j = 0; j < m; j++)
         for (int c = 0; c < d_v; c++) {
             double acc = 0.0;
-            for (int i = 0; i < n; i++) acc += (double)weights[i * m + j] * dout[i * d_v + c];
+            for (int i = 0; i < n; i++)
+                acc += (double)weights[i * m + j] * dout[i * d_v + c];
             dv[j * d_v + c] += (float)acc;
         }
     // forward: weights = softmax(scores) row by row  =>  dscores = w * (dw - <w, dw>)
-    for (int i = 0; i < n; i++) softmax_backward(weights + i * m, ds + i * m, ds + i * m, m);
-    // forward: scores = q k^T / sqrt(d_k)  =>  dq += ds k / sqrt(d_k), dk += ds^T q / sqrt(d_k)
+    for (int i = 0; i < n; i++)
+        softmax_backward(weights + i * m, ds + i * m, ds + i * m, m);
+    // forward: scores = q k^T / sqrt(d_k)
+    //   =>  dq += ds k / sqrt(d_k), dk += ds^T q / sqrt(d_k)
     const double scale = 1.0 / sqrt((double)d_k);
     for (int i = 0; i < n; i++)
         for (int c = 0; c < d_k; c++) {

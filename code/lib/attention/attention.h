@@ -28,15 +28,20 @@ void attention_forward(const float *q, const float *k, const float *v,
 // ---------------------------------------------------------------------------
 // backward (chapter 9 trains with it)
 
-// Gradients of attention_forward, given its inputs, its weights (n, m) and
-// dout (n, d_v) = dLoss/dout. They accumulate (+=); zero them first:
+// What attention_forward saw and made, as its backward pass needs them.
+typedef struct {
+    const float *q, *k, *v;   // (n, d_k), (m, d_k), (m, d_v)
+    const float *weights;     // (n, m)
+} attn_saved_t;
+
+// Gradients of attention_forward, given what it saw and made (fw: q, k, v,
+// weights) and dout (n, d_v) = dLoss/dout. They accumulate (+=); zero them first:
 //   dq (n, d_k), dk (m, d_k), dv (m, d_v).
 // scratch: n * m floats. Hidden entries have weight 0 and get no gradient; a
 // fully hidden row (all weights 0) gives none either. Any size below 1: no
 // rows, keys or columns, so nothing is accumulated for them.
 // (torch: autograd through (q @ k.T / sqrt(d_k)).softmax(-1) @ v)
-void attention_backward(const float *q, const float *k, const float *v,
-                        const float *weights, const float *dout, float *dq, float *dk,
+void attention_backward(const attn_saved_t *fw, const float *dout, float *dq, float *dk,
                         float *dv, int n, int m, int d_k, int d_v, float *scratch);
 
 #endif

@@ -10,7 +10,8 @@ void geom_row_norms(const float *x, float *norms, int n, int d) {
 }
 
 // snippet: geom_cosine_matrix
-void geom_cosine_matrix(const float *q, const float *k, float *cos, int n, int m, int d) {
+void geom_cosine_matrix(const float *q, const float *k, float *cos, int n, int m,
+                        int d) {
     for (int i = 0; i < n; i++) {
         const float *qi = q + i * d;
         double qq = mat_dot(qi, qi, d);                       // |q_i|^2

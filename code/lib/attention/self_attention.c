@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 
 // snippet: self_attn_simple
 void self_attn_simple(const float *x, const unsigned char *mask,
@@ -16,7 +16,8 @@ void self_attn_simple(const float *x, const unsigned char *mask,
 }
 // end snippet
 
-int self_attn_alloc(self_attn_params_t *p, int d_model, int d_k, int d_v, int with_bias) {
+int self_attn_alloc(self_attn_params_t *p, int d_model, int d_k, int d_v,
+                    int with_bias) {
     *p = (self_attn_params_t){.d_model = d_model, .d_k = d_k, .d_v = d_v};
     if (d_model < 1 || d_k < 1 || d_v < 1) return -1;
     p->w_q = calloc((size_t)d_model * d_k, sizeof(float));

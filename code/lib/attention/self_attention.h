@@ -35,7 +35,8 @@ typedef struct {
 // Allocate zeroed weights (and zeroed biases if with_bias) for the given
 // sizes. Returns 0, or -1 if a size is below 1 or memory ran out (then
 // nothing stays allocated).
-int self_attn_alloc(self_attn_params_t *p, int d_model, int d_k, int d_v, int with_bias);
+int self_attn_alloc(self_attn_params_t *p, int d_model, int d_k, int d_v,
+                    int with_bias);
 
 // Free what self_attn_alloc allocated; safe on a zeroed struct.
 void self_attn_free(self_attn_params_t *p);

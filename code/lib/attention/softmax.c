@@ -87,8 +87,10 @@ void softmax_jacobian(const float *p, float *jac, int n) {
 }
 // end snippet
 
+// snippet: softmax_backward
 void softmax_backward(const float *p, const float *dp, float *dx, int n) {
     double dot = 0.0;                    // <p, dp>: the part every x_j shares
     for (int j = 0; j < n; j++) dot += (double)p[j] * dp[j];
     for (int i = 0; i < n; i++) dx[i] = (float)(p[i] * (dp[i] - dot));
 }
+// end snippet

@@ -21,7 +21,8 @@ stats_t stats_of(const float *x, int n) {
 }
 // end snippet
 
-int stats_histogram(const float *x, int n, double lo, double hi, int bins, int *counts) {
+int stats_histogram(const float *x, int n, double lo, double hi, int bins,
+                    int *counts) {
     if (bins < 1 || !(lo < hi) || !isfinite(lo) || !isfinite(hi)) return -1;
     int counted = 0;
     for (int b = 0; b < bins; b++) counts[b] = 0;

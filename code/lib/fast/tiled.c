@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast/tile_mm.h"
+
 // snippet: tiled_exp
 // exp(x) = 2^k exp(r) with k = round(x / ln 2), |r| <= ln(2) / 2. Everything is
 // plain arithmetic (no calls, no branches) so loops over it vectorise.
@@ -33,103 +35,91 @@ float tiled_exp(float x) {
     return x != x ? x : exp_nonpositive(x);
 }
 
+
+float tiled_exp2(float t) {
+    return t > 0.0f ? 1.0f : tile_exp2(t);
+}
+
 size_t tiled_workspace_bytes(int d_k, int d_v) {
-    // scaled query block (BQ, d_k), scores (BQ, BK), running max and sum (BQ),
-    // output accumulator (BQ, d_v).
+    // scaled query block (BQ, d_k), scores (BQ, BK), running max, sum and rescale
+    // factors (BQ), output accumulator (BQ, d_v).
     return sizeof(float) * ((size_t)TILED_BQ * d_k + (size_t)TILED_BQ * TILED_BK +
-                            2 * (size_t)TILED_BQ + (size_t)TILED_BQ * d_v);
+                            3 * (size_t)TILED_BQ + (size_t)TILED_BQ * d_v);
 }
 
-// The two products of a tile. Each output row is accumulated in a local array
-// of fixed length, which the compiler keeps in vector registers while the loop
-// over the shared dimension streams through one operand.
-
-// s (BQ, BK) = q_blk (BQ, d_k) kt (d_k, BK): every score of the tile.
-static void tile_scores(const float *qs, const float *kt, float *s, int d_k) {
-    for (int i = 0; i < TILED_BQ; i++) {
-        float a[TILED_BK] = {0};
-        const float *qi = qs + (size_t)i * d_k;
-        for (int c = 0; c < d_k; c++) {
-            const float qic = qi[c], *kc = kt + (size_t)c * TILED_BK;
-            for (int j = 0; j < TILED_BK; j++) a[j] += qic * kc[j];
-        }
-        memcpy(s + i * TILED_BK, a, sizeof a);
-    }
-}
-
-enum { CW = 64 };   // output columns accumulated at once
-
-// acc (BQ, d_v) += p (BQ, BK) v_blk (BK, d_v), for the first bk keys.
-static void tile_combine(const float *p, const float *v, float *acc, int bk, int d_v) {
-    for (int c0 = 0; c0 < d_v; c0 += CW) {
-        const int w = d_v - c0 < CW ? d_v - c0 : CW;
-        for (int i = 0; i < TILED_BQ; i++) {
-            float a[CW] = {0};
-            const float *pi = p + i * TILED_BK;
-            if (w == CW)
-                for (int j = 0; j < bk; j++) {
-                    const float pij = pi[j], *vj = v + (size_t)j * d_v + c0;
-                    for (int c = 0; c < CW; c++) a[c] += pij * vj[c];
-                }
-            else
-                for (int j = 0; j < bk; j++)
-                    for (int c = 0; c < w; c++) a[c] += pi[j] * v[(size_t)j * d_v + c0 + c];
-            float *ai = acc + (size_t)i * d_v + c0;
-            for (int c = 0; c < w; c++) ai[c] += a[c];
-        }
-    }
-}
-
-// One block of bq <= TILED_BQ queries against all m keys of one head. kt holds
-// the head's keys block by block, each block transposed: (blocks, d_k, BK).
+// One block of bq <= TILED_BQ queries, rows i0 .. i0 + bq - 1 of the head, against
+// the keys they see (all m, or j <= i when causal). kt holds the head's keys block
+// by block, each block transposed: (blocks, d_k, BK). lse (bq) or NULL: each row's
+// log-sum-exp of its scaled scores (natural log), for the backward.
 // snippet: tiled_block
-static void tiled_block(const float *q, const float *kt, const float *v,
-                        float *out, int bq, int m, int d_k, int d_v, float *work) {
+static void tiled_block(const float *q, const float *kt, const float *v, float *out,
+                        float *lse, int i0, int bq, int m, int d_k, int d_v, int causal,
+                        float *work) {
     float *qs = work;                             // (BQ, d_k): scaled queries, 0-padded
-    float *s = qs + (size_t)TILED_BQ * d_k;       // (BQ, BK): scores, then probabilities
+    float *s = qs + (size_t)TILED_BQ * d_k;       // (BQ, BK): scores, then weights
     float *row_max = s + TILED_BQ * TILED_BK;     // (BQ)
     float *row_sum = row_max + TILED_BQ;          // (BQ)
-    float *acc = row_sum + TILED_BQ;              // (BQ, d_v): unnormalised output
-    const float scale = 1.0f / sqrtf((float)d_k);
+    float *alpha = row_sum + TILED_BQ;            // (BQ): rescales the past
+    float *acc = alpha + TILED_BQ;                // (BQ, d_v): unnormalised output
+    const float scale = 1.0f / sqrtf((float)d_k), log2e = 1.4426950409f;
     memset(qs, 0, sizeof(float) * (size_t)TILED_BQ * d_k);
     for (int i = 0; i < bq; i++)
-        for (int c = 0; c < d_k; c++) qs[(size_t)i * d_k + c] = q[(size_t)i * d_k + c] * scale;
+        for (int c = 0; c < d_k; c++)
+            qs[(size_t)i * d_k + c] = q[(size_t)i * d_k + c] * scale;
     for (int i = 0; i < TILED_BQ; i++) {
         row_max[i] = -INFINITY;
         row_sum[i] = 0.0f;
     }
     memset(acc, 0, sizeof(float) * (size_t)TILED_BQ * d_v);
+    // causal: row i0 + i sees keys j <= i0 + i, so no tile past the block's last row
+    const int m_seen = causal && i0 + bq < m ? i0 + bq : m;
 
-    for (int j0 = 0; j0 < m; j0 += TILED_BK) {
-        const int bk = m - j0 < TILED_BK ? m - j0 : TILED_BK;
-        tile_scores(qs, kt + (size_t)j0 * d_k, s, d_k);
-        for (int i = 0; i < bq; i++) {            // the online softmax update
+    for (int j0 = 0; j0 < m_seen; j0 += TILED_BK) {
+        const int bk = m_seen - j0 < TILED_BK ? m_seen - j0 : TILED_BK;
+        tile_mm(s, qs, kt + (size_t)j0 * d_k, TILED_BQ, d_k, TILED_BK, d_k, TILED_BK,
+                TILED_BK, 0);                     // s = qs kt_block
+        const int diagonal = causal && j0 + bk - 1 > i0;   // some keys hidden here
+        for (int i = 0; i < TILED_BQ; i++) {      // the online softmax update
             float *si = s + i * TILED_BK;
-            float mx = row_max[i];
-            for (int j = 0; j < bk; j++) mx = si[j] > mx ? si[j] : mx;
-            const float alpha = exp_nonpositive(row_max[i] - mx);   // rescales the past
-            for (int j = 0; j < bk; j++) si[j] = exp_nonpositive(si[j] - mx);
-            for (int j = bk; j < TILED_BK; j++) si[j] = 0.0f;      // padding keys
-            float part[16] = {0};                 // 16 partial sums: the loop vectorises
+            if (diagonal)                         // hidden keys, and padding
+                for (int j = 0; j < bk; j++)
+                    si[j] = j0 + j > i0 + i ? -INFINITY : si[j];
+            for (int j = bk; j < TILED_BK; j++) si[j] = -INFINITY;
+            // 16 partial maxima and sums: fixed-length loops that vectorise
+            float part_max[16], part_sum[16] = {0};
+            for (int u = 0; u < 16; u++) part_max[u] = row_max[i];
             for (int j = 0; j < TILED_BK; j += 16)
-                for (int u = 0; u < 16; u++) part[u] += si[j + u];
+                for (int u = 0; u < 16; u++)
+                    part_max[u] = si[j + u] > part_max[u] ? si[j + u] : part_max[u];
+            float mx = part_max[0];
+            for (int u = 1; u < 16; u++) mx = part_max[u] > mx ? part_max[u] : mx;
+            for (int j = 0; j < TILED_BK; j += 16)
+                for (int u = 0; u < 16; u++) {
+                    const float p = tile_exp2((si[j + u] - mx) * log2e);
+                    si[j + u] = p;
+                    part_sum[u] += p;
+                }
             float sum = 0.0f;
-            for (int u = 0; u < 16; u++) sum += part[u];
-            row_sum[i] = row_sum[i] * alpha + sum;
+            for (int u = 0; u < 16; u++) sum += part_sum[u];
+            alpha[i] = tile_exp2((row_max[i] - mx) * log2e);   // first tile: 0
+            row_sum[i] = row_sum[i] * alpha[i] + sum;
             row_max[i] = mx;
-            for (int c = 0; c < d_v; c++) acc[(size_t)i * d_v + c] *= alpha;
         }
-        tile_combine(s, v + (size_t)j0 * d_v, acc, bk, d_v);
+        for (int i = 0; i < TILED_BQ; i++)
+            for (int c = 0; c < d_v; c++) acc[(size_t)i * d_v + c] *= alpha[i];
+        tile_mm(acc, s, v + (size_t)j0 * d_v, TILED_BQ, bk, d_v, TILED_BK, d_v, d_v, 1);
     }
     for (int i = 0; i < bq; i++) {
         const float inv = 1.0f / row_sum[i];
-        for (int c = 0; c < d_v; c++) out[(size_t)i * d_v + c] = acc[(size_t)i * d_v + c] * inv;
+        for (int c = 0; c < d_v; c++)
+            out[(size_t)i * d_v + c] = acc[(size_t)i * d_v + c] * inv;
+        if (lse) lse[i] = row_max[i] + logf(row_sum[i]);
     }
 }
 // end snippet
 
-int tiled_attention_forward(const float *q, const float *k, const float *v, float *out,
-                            int h, int n, int m, int d_k, int d_v) {
+int tiled_attention(const float *q, const float *k, const float *v, float *out,
+                    float *lse, int h, int n, int m, int d_k, int d_v, int causal) {
     if (h < 1 || n < 1 || m < 1 || d_k < 1 || d_v < 1) return -1;
     // Every head's keys, once, in blocks of TILED_BK keys, each block transposed to
     // (d_k, BK) and padded with zeros: the score loop then reads one contiguous
@@ -141,7 +131,8 @@ int tiled_attention_forward(const float *q, const float *k, const float *v, floa
         for (int j = 0; j < m; j++)
             for (int c = 0; c < d_k; c++)
                 kt[(size_t)head * d_k * ld + (size_t)(j / TILED_BK) * d_k * TILED_BK +
-                   (size_t)c * TILED_BK + j % TILED_BK] = k[((size_t)head * m + j) * d_k + c];
+                   (size_t)c * TILED_BK + j % TILED_BK] =
+                    k[((size_t)head * m + j) * d_k + c];
     const int blocks = (n + TILED_BQ - 1) / TILED_BQ;
     const long tasks = (long)h * blocks;
     int failed = 0;
@@ -151,19 +142,33 @@ int tiled_attention_forward(const float *q, const float *k, const float *v, floa
     {
         float *work = malloc(tiled_workspace_bytes(d_k, d_v));
         if (!work) failed = 1;
+        // causal blocks differ in cost (the last rows see the most keys): hand them
+        // out one at a time, last (dearest) first
 #ifdef _OPENMP
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 1)
 #endif
         for (long t = 0; t < tasks; t++) {
             if (!work) continue;
-            const int head = (int)(t / blocks), i0 = (int)(t % blocks) * TILED_BQ;
+            const long tt = causal ? tasks - 1 - t : t;
+            const int head = (int)(tt / blocks), i0 = (int)(tt % blocks) * TILED_BQ;
             const int bq = n - i0 < TILED_BQ ? n - i0 : TILED_BQ;
             tiled_block(q + ((size_t)head * n + i0) * d_k, kt + (size_t)head * d_k * ld,
-                        v + (size_t)head * m * d_v, out + ((size_t)head * n + i0) * d_v, bq,
-                        m, d_k, d_v, work);
+                        v + (size_t)head * m * d_v, out + ((size_t)head * n + i0) * d_v,
+                        lse ? lse + (size_t)head * n + i0 : NULL, i0, bq, m, d_k, d_v,
+                        causal, work);
         }
         free(work);
     }
     free(kt);
     return failed ? -1 : 0;
+}
+
+int tiled_attention_forward(const float *q, const float *k, const float *v, float *out,
+                            int h, int n, int m, int d_k, int d_v) {
+    return tiled_attention(q, k, v, out, NULL, h, n, m, d_k, d_v, 0);
+}
+
+int tiled_attention_causal(const float *q, const float *k, const float *v, float *out,
+                           int h, int n, int m, int d_k, int d_v) {
+    return tiled_attention(q, k, v, out, NULL, h, n, m, d_k, d_v, 1);
 }

@@ -8,8 +8,9 @@
 // Milakov & Gimelshein 2018; the FlashAttention tiling, Dao et al. 2022).
 //
 // The code is portable C: the inner loops are written so a compiler vectorises
-// them (no branches, unit stride), and exp is a polynomial the compiler can
-// vectorise too (tiled_exp, relative error below 2e-7). Built with -fopenmp, the
+// them (no branches, unit stride; the products are fast/tile_mm.h), and exp is a
+// polynomial the compiler can vectorise too (tiled_exp2, relative error below
+// 3e-7; tiled_exp is the same idea for exp itself). Built with -fopenmp, the
 // query blocks of all heads are shared among threads; without it, the pragma is
 // left out and the result is the same, bit for bit: each output row is computed
 // by one thread in one fixed order.
@@ -26,6 +27,11 @@ enum { TILED_BQ = 64, TILED_BK = 128 };
 // x > 0 is clamped to 0 (gives 1). NaN gives NaN.
 float tiled_exp(float x);
 
+// 2^t for t <= 0, the exp the kernel runs on (its scores are in units of log 2):
+// a polynomial on [-1/2, 1/2] times a power of two built from exponent bits.
+// t below about -126.5 gives 0; t > 0 is clamped to 0 (gives 1). NaN gives NaN.
+float tiled_exp2(float t);
+
 // Bytes of working memory tiled_attention_forward uses per thread, beyond its
 // inputs and output: independent of n and m.
 size_t tiled_workspace_bytes(int d_k, int d_v);
@@ -39,5 +45,23 @@ size_t tiled_workspace_bytes(int d_k, int d_v);
 // (torch: (q @ k.transpose(-1, -2) / sqrt(d_k)).softmax(-1) @ v, head by head)
 int tiled_attention_forward(const float *q, const float *k, const float *v, float *out,
                             int h, int n, int m, int d_k, int d_v);
+
+// q (h, n, d_k), k (h, m, d_k), v (h, m, d_v) -> out (h, n, d_v)
+//   as tiled_attention_forward with the causal mask: query i sees keys j <= i
+//   only. Key tiles that no query of a block sees are never computed (about half
+//   the work when n = m); tiles on the diagonal are masked entry by entry.
+// Returns 0; -1 as tiled_attention_forward.
+// (torch: scores.masked_fill(~torch.ones(n, m).tril().bool(), -inf), then as above)
+int tiled_attention_causal(const float *q, const float *k, const float *v, float *out,
+                           int h, int n, int m, int d_k, int d_v);
+
+// q (h, n, d_k), k (h, m, d_k), v (h, m, d_v) -> out (h, n, d_v), lse (h, n) or NULL
+//   the kernel itself: causal 0 or 1 as the two above; lse[i] is row i's
+//   log-sum-exp of its visible scaled scores, log(sum_j exp(q_i . k_j / sqrt(d_k))),
+//   which is all the backward needs to recompute the weights.
+// Returns 0; -1 as tiled_attention_forward.
+// (torch: torch.logsumexp(scores, -1) for lse)
+int tiled_attention(const float *q, const float *k, const float *v, float *out,
+                    float *lse, int h, int n, int m, int d_k, int d_v, int causal);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layers/linear.h"
+#include "base/linear.h"
 
 int ffn_alloc(ffn_params_t *p, int d_model, int d_ff) {
     memset(p, 0, sizeof *p);
@@ -43,7 +43,8 @@ long ffn_param_count(const ffn_params_t *p) {
 }
 
 // snippet: ffn_forward
-void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y, int n) {
+void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
+                 int n) {
     if (n < 1) return;
     // BEGIN SOLUTION
     size_t size = (size_t)n * p->d_ff;
@@ -56,7 +57,8 @@ void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
 // end snippet
 
 void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
-                  const float *hidden, const float *dy, float *dx, int n, float *scratch) {
+                  const float *hidden, const float *dy, float *dx, int n,
+                  float *scratch) {
     const int d = p->d_model, f = p->d_ff;
     if (n < 1) return;                                     // no rows, no gradient
     float *dh = scratch;                                   // (n, d_ff)

@@ -45,6 +45,7 @@ void ffn_forward(const ffn_params_t *p, const float *x, float *hidden, float *y,
 // which may be NULL. scratch: n * d_ff floats. n < 1 does nothing.
 // (torch: autograd through the nn.Sequential above)
 void ffn_backward(const ffn_params_t *p, ffn_params_t *g, const float *x,
-                  const float *hidden, const float *dy, float *dx, int n, float *scratch);
+                  const float *hidden, const float *dy, float *dx, int n,
+                  float *scratch);
 
 #endif

@@ -68,7 +68,8 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
         //   => dx = inv_std * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))
         double mean_g = 0.0, mean_gx = 0.0;
         for (int j = 0; j < d; j++) {
-            const double xhat = (row[j] - mean) * inv_std, dxhat = (double)g[j] * gamma[j];
+            const double xhat = (row[j] - mean) * inv_std,
+                         dxhat = (double)g[j] * gamma[j];
             sum_g[j] += g[j] * xhat;
             sum_b[j] += g[j];
             mean_g += dxhat;
@@ -80,7 +81,8 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
             for (int j = 0; j < d; j++) {
                 const double xhat = (row[j] - mean) * inv_std;
                 dx[(size_t)i * d + j] +=
-                    (float)(inv_std * ((double)g[j] * gamma[j] - mean_g - xhat * mean_gx));
+                        (float)(inv_std *
+                                ((double)g[j] * gamma[j] - mean_g - xhat * mean_gx));
             }
     }
     for (int j = 0; j < d; j++) {

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "base/mat.h"
 
 int mha_alloc(mha_params_t *p, int d_model, int n_heads) {
     memset(p, 0, sizeof *p);
     if (d_model <= 0 || n_heads <= 0 || d_model % n_heads != 0) return -1;
     size_t dd = (size_t)d_model * d_model;
-    *p = (mha_params_t){.d_model = d_model, .n_heads = n_heads, .d_k = d_model / n_heads};
+    *p = (mha_params_t){
+            .d_model = d_model, .n_heads = n_heads, .d_k = d_model / n_heads};
     p->w_q = calloc(dd, sizeof(float));
     p->w_k = calloc(dd, sizeof(float));
     p->w_v = calloc(dd, sizeof(float));
@@ -203,8 +204,9 @@ int mha_forward_cache(const mha_params_t *p, const float *xq, int n, const float
     float *ctx_h = q;                                  // q is free again: (h, n, d_k)
     for (int i = 0; i < h; i++)
         attention_forward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
-                          c->v_h + (size_t)i * m * d_k, mask, ctx_h + (size_t)i * n * d_k,
-                          c->w + (size_t)i * n * m, n, m, d_k, d_k);
+                          c->v_h + (size_t)i * m * d_k, mask,
+                          ctx_h + (size_t)i * n * d_k, c->w + (size_t)i * n * m, n, m,
+                          d_k, d_k);
     mha_concat_heads(ctx_h, c->ctx, n, h, d_k);
     linear_forward(c->ctx, p->w_o, p->b_o, out, n, d, d);
     free(ws);
@@ -228,12 +230,13 @@ int mha_backward(const mha_params_t *p, mha_params_t *g, const float *xq, int n,
     // forward: ctx = concat(ctx_h)  =>  dctx_h = split(dctx)
     mha_split_heads(dctx, dctx_h, n, h, d_k);
     // forward: ctx_h[i] = attention(q_h[i], k_h[i], v_h[i]) in every head
-    for (int i = 0; i < h; i++)
-        attention_backward(c->q_h + (size_t)i * n * d_k, c->k_h + (size_t)i * m * d_k,
-                           c->v_h + (size_t)i * m * d_k, c->w + (size_t)i * n * m,
-                           dctx_h + (size_t)i * n * d_k, dq_h + (size_t)i * n * d_k,
-                           dk_h + (size_t)i * m * d_k, dv_h + (size_t)i * m * d_k, n, m,
-                           d_k, d_k, scratch);
+    for (int i = 0; i < h; i++) {
+        size_t qi = (size_t)i * n * d_k, ki = (size_t)i * m * d_k;
+        const attn_saved_t fw = {c->q_h + qi, c->k_h + ki, c->v_h + ki,
+                                 c->w + (size_t)i * n * m};
+        attention_backward(&fw, dctx_h + qi, dq_h + qi, dk_h + ki, dv_h + ki, n, m, d_k,
+                           d_k, scratch);
+    }
     // forward: q_h = split(q), and so on  =>  dq = concat(dq_h)
     mha_concat_heads(dq_h, dq, n, h, d_k);
     mha_concat_heads(dk_h, dk, m, h, d_k);

@@ -7,7 +7,7 @@
 
 #include "attention/attention.h"
 #include "attention/softmax.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 
 // a[i][t_i], kept at least FLT_MIN: a target weight that underflowed to 0 gives a
 // large finite loss instead of infinity (see qk_train.h).
@@ -39,9 +39,9 @@ double qk_forward(const float *x, const float *w_q, const float *w_k, const int 
 // end snippet
 
 // snippet: qk_backward
-void qk_backward(const float *x, const int *t, const float *q, const float *kk,
-                 const float *a, int n, int d, int k, float *dw_q, float *dw_k,
-                 float *scratch) {
+void qk_backward(const float *x, const int *t, const qk_saved_t *fw, int n, int d,
+                 int k, float *dw_q, float *dw_k, float *scratch) {
+    const float *q = fw->q, *kk = fw->kk, *a = fw->a;
     int rows = n >= 1 && d >= 1 && k >= 1 ? scored_rows(t, n) : 0;
     if (rows == 0) return;
     float *ds = scratch;                          // (n, n): dloss/ds, first dloss/da
@@ -50,8 +50,9 @@ void qk_backward(const float *x, const int *t, const float *q, const float *kk,
     // forward: loss -= log(a[i][t_i]) / rows  =>  dloss/da[i][t_i] = -1 / (rows a)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            ds[i * n + j] = t[i] == j ? (float)(-1.0 / (rows * target_weight(a, n, i, j)))
-                                      : 0.0f;
+            ds[i * n + j] = t[i] == j
+                    ? (float)(-1.0 / (rows * target_weight(a, n, i, j)))
+                    : 0.0f;
     // forward: a = softmax(s) row by row  =>  ds_i = a_i * (da_i - <a_i, da_i>)
     for (int i = 0; i < n; i++) softmax_backward(a + i * n, ds + i * n, ds + i * n, n);
     // forward: s = q kk^T / sqrt(k)  =>  dq = ds kk / sqrt(k), dkk = ds^T q / sqrt(k)

@@ -24,12 +24,17 @@
 double qk_forward(const float *x, const float *w_q, const float *w_k, const int *t,
                   int n, int d, int k, float *q, float *kk, float *a);
 
+// What qk_forward made, as its backward pass needs it.
+typedef struct {
+    const float *q, *kk;   // (n, k) each
+    const float *a;        // (n, n)
+} qk_saved_t;
+
 // Gradients of qk_forward's loss, accumulated: dw_q (d, k) += dloss/dw_q,
-// dw_k (d, k) += dloss/dw_k. Needs qk_forward's q, kk, a and scratch space of
-// n * n + 2 * n * k floats. Nothing is done in the cases qk_forward skips.
+// dw_k (d, k) += dloss/dw_k. Needs what qk_forward made (fw: q, kk, a) and
+// scratch of n * n + 2 * n * k floats. Nothing is done in the cases qk_forward skips.
 // (torch: loss.backward() on the expression above)
-void qk_backward(const float *x, const int *t, const float *q, const float *kk,
-                 const float *a, int n, int d, int k, float *dw_q, float *dw_k,
-                 float *scratch);
+void qk_backward(const float *x, const int *t, const qk_saved_t *fw, int n, int d,
+                 int k, float *dw_q, float *dw_k, float *scratch);
 
 #endif

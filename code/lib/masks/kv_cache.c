@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "attention/attention.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 
 int kv_alloc(kv_cache_t *c, int d_model, int n_heads, int capacity) {
     memset(c, 0, sizeof *c);

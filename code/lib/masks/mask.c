@@ -131,7 +131,7 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m) {
 
 // snippet: mask_reach
 int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reach) {
-    if (layers < 0) return -1;
+    if (layers < 0 || n < 0) return -1;   // never (-n) * (-n)
     size_t nn = (size_t)n * n;
     unsigned char *prev = malloc(nn ? nn : 1);
     if (!prev) return -1;

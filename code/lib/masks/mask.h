@@ -105,7 +105,8 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m);
 // Each layer moves information along one visible entry, and the residual
 // connection keeps what a position already had, so reach = (I OR mask)^layers
 // in boolean matrix products. layers = 0 gives the identity. Returns 0, or -1
-// if layers < 0 or the n x n workspace cannot be allocated (reach untouched).
+// if layers < 0, n < 0 or the n x n workspace cannot be allocated (reach
+// untouched).
 // (torch: torch.matrix_power((I | mask).long(), layers) > 0)
 int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reach);
 

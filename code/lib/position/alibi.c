@@ -28,7 +28,8 @@ void alibi_bias(float *bias, int n, float slope) {
 
 int alibi_attention(const float *q, const float *k, const float *v, float slope,
                     float *out, float *weights, int n, int d_k, int d_v) {
-    if (n <= 0) return 0;
+    if (n < 0 || d_k < 0 || d_v < 0) return -1;
+    if (n == 0) return 0;
     unsigned char *causal = malloc((size_t)n * n);
     if (!causal) return -1;
     attention_scores(q, k, weights, n, n, d_k);          // q k^T / sqrt(d_k)

@@ -25,7 +25,7 @@ void alibi_bias(float *bias, int n, float slope);
 //   weights = softmax(q k^T / sqrt(d_k) + bias, keys j <= i only)
 // (the bias is not divided by sqrt(d_k)); weights above the diagonal are 0.
 // Needs d_k >= 1. n == 0 writes nothing. Returns 0; -1 (outputs not written)
-// if memory for the mask ran out.
+// if a size is negative or memory for the mask ran out.
 // (torch: s = q @ k.T / sqrt(d_k) + bias; s.masked_fill(j > i, -inf)
 //  .softmax(-1) @ v)
 int alibi_attention(const float *q, const float *k, const float *v, float slope,

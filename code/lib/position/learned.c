@@ -22,6 +22,7 @@ void learned_pe_init(learned_pe_t *p, rng_t *rng, float std) {
 
 // snippet: learned_pe_lookup
 int learned_pe_lookup(const learned_pe_t *p, const int *pos, int n, float *out) {
+    if (n < 0) return -1;
     for (int r = 0; r < n; r++)              // check every position first
         if (pos[r] < 0 || pos[r] >= p->max_len) return LEARNED_PE_OUT_OF_RANGE;
     for (int r = 0; r < n; r++)

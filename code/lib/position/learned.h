@@ -31,7 +31,8 @@ void learned_pe_init(learned_pe_t *p, rng_t *rng, float std);
 
 // pos (n,) -> out (n, d), out[r] = table[pos[r]].
 // Returns 0; or LEARNED_PE_OUT_OF_RANGE, writing nothing, if any pos[r] < 0
-// or pos[r] >= max_len: the table has no row to give. n == 0 writes nothing.
+// or pos[r] >= max_len: the table has no row to give. n == 0 writes nothing;
+// n < 0 returns -1.
 // (torch: F.embedding(pos, table), which raises IndexError out of range)
 int learned_pe_lookup(const learned_pe_t *p, const int *pos, int n, float *out);
 

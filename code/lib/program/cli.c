@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,19 +81,115 @@ static int parse_number(const char *text, cli_kind_t kind, double min, double ma
     return 0;
 }
 
+// --help: the usage on stdout; CLI_DONE, or CLI_ERROR when it cannot be written.
+static int help(const cli_t *cli) {
+    usage(cli);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {   // closed, or a full disk
+        fprintf(stderr, "%s: cannot write the help to standard output: %s\n",
+                cli->program, errno ? strerror(errno) : "write error");
+        return CLI_ERROR;
+    }
+    return CLI_DONE;
+}
+
+// Split "--name=value" into name and the returned value; "--name": value NULL.
+static const char *split_name(const char *arg, char *name, size_t size) {
+    const char *eq = strchr(arg, '=');
+    if (eq && (size_t)(eq - arg) < size) {
+        memcpy(name, arg, (size_t)(eq - arg));
+        name[eq - arg] = '\0';
+        return eq + 1;
+    }
+    snprintf(name, size, "%s", arg);
+    return NULL;
+}
+
+// Store value for option name: --seed, --data, or opt (one of cli->opts).
+static int set_value(cli_t *cli, const cli_opt_t *opt, const char *name,
+                     const char *value) {
+    int is_seed = opt == NULL && strcmp(name, "--seed") == 0;
+    if (!opt && !is_seed) {                                     // --data
+        if (value[0] == '\0' || strncmp(value, "--", 2) == 0) {
+            fprintf(stderr, "%s: --data needs a directory name, got '%s'\n",
+                    cli->program, value);
+            return CLI_ERROR;
+        }
+        cli->data_dir = value;
+        return CLI_RUN;
+    }
+    cli_kind_t kind = is_seed ? CLI_INT : opt->kind;
+    double min = is_seed ? 0 : opt->min, max = is_seed ? CLI_SEED_MAX : opt->max;
+    const char *why = NULL;
+    double v;
+    if (parse_number(value, kind, min, max, &v, &why) != 0) {
+        char range[64];
+        fmt_range(range, sizeof range, kind, min, max);
+        fprintf(stderr, "%s: %s: %s %s, got '%s'\n", cli->program, name, why,
+                range, value);
+        return CLI_ERROR;
+    }
+    if (is_seed)
+        cli->seed = (uint64_t)v;
+    else if (kind == CLI_INT)
+        *opt->ival = (long)v;
+    else
+        *opt->rval = v == 0.0 ? 0.0 : v;   // never -0.0
+    return CLI_RUN;
+}
+
+// The option at argv[*i], taking its value from argv[*i + 1] when it is not
+// written "--name=value" (then *i moves past it). CLI_RUN to go on.
+static int parse_option(cli_t *cli, int argc, char **argv, int *i) {
+    const char *arg = argv[*i];
+    char name[64];
+    const char *value = split_name(arg, name, sizeof name);
+    const cli_opt_t *opt = NULL;
+    int builtin = strcmp(name, "--seed") == 0 || strcmp(name, "--data") == 0;
+    for (int j = 0; j < cli->n_opts && !builtin; j++)
+        if (strcmp(name, cli->opts[j].name) == 0) opt = &cli->opts[j];
+    if (!builtin && !opt) {
+        fprintf(stderr, "%s: unknown option '%s' (try --help)\n", cli->program, arg);
+        return CLI_ERROR;
+    }
+    if (opt && opt->kind == CLI_FLAG) {
+        if (value) {
+            fprintf(stderr, "%s: %s takes no value\n", cli->program, name);
+            return CLI_ERROR;
+        }
+        *opt->ival = 1;
+        return CLI_RUN;
+    }
+    if (!value) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs a value\n", cli->program, name);
+            return CLI_ERROR;
+        }
+        value = argv[++*i];
+    }
+    return set_value(cli, opt, name, value);
+}
+
+long cli_int(const cli_t *cli, const char *name) {
+    for (int j = 0; j < cli->n_opts; j++)
+        if (strcmp(name, cli->opts[j].name) == 0 && cli->opts[j].ival)
+            return *cli->opts[j].ival;
+    return 0;
+}
+
+int cli_require(char *why, size_t size, int holds, const char *fmt, ...) {
+    if (holds) return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int cli_parse(cli_t *cli, int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(cli);
-            errno = 0;
-            if (fflush(stdout) != 0 || ferror(stdout)) {   // closed, or a full disk
-                fprintf(stderr, "%s: cannot write the help to standard output: %s\n",
-                        cli->program, errno ? strerror(errno) : "write error");
-                return CLI_ERROR;
-            }
-            return CLI_DONE;
-        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return help(cli);
         if (strcmp(arg, "--") == 0) {   // the end of the options: nothing may follow
             if (i + 1 < argc) {
                 fprintf(stderr, "%s: unexpected argument '%s' after '--' (this program "
@@ -106,68 +203,13 @@ int cli_parse(cli_t *cli, int argc, char **argv) {
                     "try --help)\n", cli->program, arg);
             return CLI_ERROR;
         }
-        // Accept both "--name value" and "--name=value".
-        char name[64];
-        const char *value = NULL;
-        const char *eq = strchr(arg, '=');
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            value = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-
-        const cli_opt_t *opt = NULL;
-        int is_seed = strcmp(name, "--seed") == 0;
-        int is_data = strcmp(name, "--data") == 0;
-        for (int j = 0; j < cli->n_opts && !is_seed && !is_data; j++)
-            if (strcmp(name, cli->opts[j].name) == 0) opt = &cli->opts[j];
-        if (!is_seed && !is_data && !opt) {
-            fprintf(stderr, "%s: unknown option '%s' (try --help)\n", cli->program, arg);
-            return CLI_ERROR;
-        }
-        if (opt && opt->kind == CLI_FLAG) {
-            if (value) {
-                fprintf(stderr, "%s: %s takes no value\n", cli->program, name);
-                return CLI_ERROR;
-            }
-            *opt->ival = 1;
-            continue;
-        }
-        if (!value) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "%s: %s needs a value\n", cli->program, name);
-                return CLI_ERROR;
-            }
-            value = argv[++i];
-        }
-        if (is_data) {
-            if (value[0] == '\0' || strncmp(value, "--", 2) == 0) {
-                fprintf(stderr, "%s: --data needs a directory name, got '%s'\n",
-                        cli->program, value);
-                return CLI_ERROR;
-            }
-            cli->data_dir = value;
-            continue;
-        }
-        cli_kind_t kind = is_seed ? CLI_INT : opt->kind;
-        double min = is_seed ? 0 : opt->min, max = is_seed ? CLI_SEED_MAX : opt->max;
-        const char *why = NULL;
-        double v;
-        if (parse_number(value, kind, min, max, &v, &why) != 0) {
-            char range[64];
-            fmt_range(range, sizeof range, kind, min, max);
-            fprintf(stderr, "%s: %s: %s %s, got '%s'\n", cli->program, name, why,
-                    range, value);
-            return CLI_ERROR;
-        }
-        if (is_seed)
-            cli->seed = (uint64_t)v;
-        else if (kind == CLI_INT)
-            *opt->ival = (long)v;
-        else
-            *opt->rval = v == 0.0 ? 0.0 : v;   // never -0.0
+        int rc = parse_option(cli, argc, argv, &i);
+        if (rc != CLI_RUN) return rc;
+    }
+    char why[256];
+    if (cli->check && cli->check(cli, why, sizeof why) != 0) {   // across options
+        fprintf(stderr, "%s: %s\n", cli->program, why);
+        return CLI_ERROR;
     }
     return CLI_RUN;
 }

@@ -12,6 +12,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { CLI_RUN = 0, CLI_DONE = 1, CLI_ERROR = 2 };
@@ -33,18 +34,31 @@ typedef struct {
     double min, max;     // accepted range, inclusive
 } cli_opt_t;
 
-typedef struct {
+typedef struct cli {
     const char *program;   // e.g. "ch02_scaled_attention"
     const char *summary;   // one line for --help
     const cli_opt_t *opts;   // program-specific options (may be NULL)
     int n_opts;
     uint64_t seed;         // --seed, default set by the caller
     const char *data_dir;  // --data, NULL unless given
+    // The checks across options (may be NULL), run once every option is read:
+    // 0 when the values go together, else nonzero with one line in why (no
+    // newline), printed as "PROGRAM: why" -- cli_parse then returns CLI_ERROR.
+    int (*check)(const struct cli *cli, char *why, size_t size);
 } cli_t;
 
 // Parse argv into cli and the option targets. Returns CLI_RUN to go on,
 // CLI_DONE after printing --help (exit 0), CLI_ERROR after one line on
 // stderr (exit 2), also when --help cannot be written to stdout.
 int cli_parse(cli_t *cli, int argc, char **argv);
+
+// The value of integer (or flag) option name, for a check across options;
+// 0 when cli has no such option.
+long cli_int(const cli_t *cli, const char *name);
+
+// For a check across options: 0 when holds, else -1 with the message (printf
+// format fmt) written to why (size bytes).
+//   return cli_require(why, size, d % h == 0, "--d-model %ld ...", d, h);
+int cli_require(char *why, size_t size, int holds, const char *fmt, ...);
 
 #endif

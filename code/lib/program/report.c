@@ -38,7 +38,8 @@ static void remove_previous(const char *dir) {
         line[strcspn(line, "\n")] = '\0';
         if (line[0] == '\0' || line[0] == '.' || strchr(line, '/')) continue;
         char old[4096];
-        if (snprintf(old, sizeof old, "%s/%s", dir, line) < (int)sizeof old) unlink(old);
+        if (snprintf(old, sizeof old, "%s/%s", dir, line) < (int)sizeof old)
+            unlink(old);
     }
     fclose(m);
 }
@@ -110,7 +111,8 @@ FILE *report_data(report_t *r, const char *name) {
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "%s: cannot write '%s': %s\n", r->program, path, strerror(errno));
+        fprintf(stderr, "%s: cannot write '%s': %s\n", r->program, path,
+                strerror(errno));
         r->failed = 1;
         return NULL;
     }

@@ -8,7 +8,7 @@
 
 #include "layers/block_train.h"
 #include "layers/layernorm.h"
-#include "layers/linear.h"
+#include "base/linear.h"
 #include "position/sinusoidal.h"
 #include "train/embedding.h"
 #include "train/tmat.h"

@@ -13,6 +13,7 @@ void linattn_feature(const float *x, float *phi, long count) {
 int linattn_forward_quadratic(const float *q, const float *k, const float *v,
                               const unsigned char *mask, float *out, float *weights,
                               int n, int m, int d_k, int d_v) {
+    if (n < 0 || m < 0 || d_k < 0 || d_v < 0) return -1;
     float *pq = malloc(((size_t)n * d_k + 1) * sizeof(float));
     float *pk = malloc(((size_t)m * d_k + 1) * sizeof(float));
     if (!pq || !pk) {
@@ -73,6 +74,7 @@ static void add_key(const float *phi_k, const float *v_j, double *s, double *z,
 // snippet: linattn_forward
 int linattn_forward(const float *q, const float *k, const float *v, float *out,
                     int n, int m, int d_k, int d_v) {
+    if (n < 0 || m < 0 || d_k < 0 || d_v < 0) return -1;
     double *s = calloc(1, linattn_work_bytes(d_k, d_v));  // S (d_k, d_v), z (d_k,)
     if (!s) return -1;
     double *z = s + (long)d_k * d_v;
@@ -93,6 +95,7 @@ int linattn_forward(const float *q, const float *k, const float *v, float *out,
 // snippet: linattn_causal
 int linattn_causal(const float *q, const float *k, const float *v, float *out,
                    int n, int d_k, int d_v) {
+    if (n < 0 || d_k < 0 || d_v < 0) return -1;
     double *s = calloc(1, linattn_work_bytes(d_k, d_v));  // the state: S, z
     if (!s) return -1;
     double *z = s + (long)d_k * d_v;

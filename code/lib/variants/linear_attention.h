@@ -20,21 +20,23 @@ void linattn_feature(const float *x, float *phi, long count);
 // The same thing computed the quadratic way, for checking: weights (n, m) with
 // weights[i][j] = phi(q_i) . phi(k_j) / sum_l phi(q_i) . phi(k_l) (visible j
 // only; mask NULL = all visible), out (n, d_v) = weights v. A row with no
-// visible key gives zeros. Returns 0, or -1 if memory runs out.
+// visible key gives zeros. Returns 0, or -1 if memory runs out or a size is
+// negative.
 int linattn_forward_quadratic(const float *q, const float *k, const float *v,
                               const unsigned char *mask, float *out, float *weights,
                               int n, int m, int d_k, int d_v);
 
 // q (n, d_k), k (m, d_k), v (m, d_v) -> out (n, d_v), every query seeing every
 // key, in O((n + m) d_k d_v) by the reordering phi(Q) (phi(K)^T V). m = 0
-// gives a zero output. Returns 0, or -1 if memory runs out.
+// gives a zero output. Returns 0, or -1 if memory runs out or a size is negative.
 int linattn_forward(const float *q, const float *k, const float *v, float *out,
                     int n, int m, int d_k, int d_v);
 
 // Causal linear attention as a recurrence (the "RNN view"): query i sees keys
 // 0..i, q (n, d_k), k (n, d_k), v (n, d_v) -> out (n, d_v), with the running
 // state S_i = S_{i-1} + phi(k_i) v_i^T, z_i = z_{i-1} + phi(k_i). Equal to
-// linattn_forward_quadratic with a causal mask. Returns 0 or -1 (no memory).
+// linattn_forward_quadratic with a causal mask. Returns 0 or -1 (no memory, or
+// a negative size).
 int linattn_causal(const float *q, const float *k, const float *v, float *out,
                    int n, int d_k, int d_v);
 

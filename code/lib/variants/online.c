@@ -65,7 +65,7 @@ size_t online_work_bytes(int d_v, int block) {
 int online_attention(const float *q, const float *k, const float *v,
                      const unsigned char *mask, float *out, int n, int m, int d_k,
                      int d_v, int block) {
-    if (block < 1) return -1;
+    if (block < 1 || n < 0 || m < 0 || d_k < 0 || d_v < 0) return -1;
     float *s = malloc(online_work_bytes(d_v, block));   // block scores, then acc
     if (!s) return -1;
     double *acc = (double *)(s + (block + 1) / 2 * 2);

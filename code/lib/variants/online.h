@@ -38,9 +38,11 @@ void online_softmax(float *x, int n);
 // q (n, d_k), k (m, d_k), v (m, d_v), mask (n, m) or NULL -> out (n, d_v),
 // equal to attention_forward's out (same mask convention, a fully hidden row
 // gives zeros) without ever holding a row of n x m weights: keys are read in
-// blocks of block keys. Returns 0; -1 if block < 1 or memory runs out.
+// blocks of block keys. Returns 0; -1 if block < 1, a size is negative or
+// memory runs out.
 // (torch 2.x: F.scaled_dot_product_attention(q, k, v, attn_mask=mask.bool()); torch
-// 1.13 has no such function: (q @ k.T / sqrt(d_k)).masked_fill(~mask, -inf).softmax(-1) @ v)
+// 1.13 has no such function:
+// (q @ k.T / sqrt(d_k)).masked_fill(~mask, -inf).softmax(-1) @ v)
 int online_attention(const float *q, const float *k, const float *v,
                      const unsigned char *mask, float *out, int n, int m, int d_k,
                      int d_v, int block);

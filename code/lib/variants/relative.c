@@ -22,10 +22,10 @@ void relpos_index(int *idx, int n, int m, int k_max) {
 
 // snippet: relpos_forward
 void relpos_forward(const float *q, const float *k, const float *v,
-                    const float *emb_k, const float *emb_v, const unsigned char *mask,
-                    float *out, float *weights, int n, int m, int d_k, int d_v,
-                    int k_max) {
-    if (k_max < 0) k_max = 0;
+                    const relpos_t *rel, const unsigned char *mask, float *out,
+                    float *weights, int n, int m) {
+    const float *emb_k = rel->emb_k, *emb_v = rel->emb_v;
+    int d_k = rel->d_k, d_v = rel->d_v, k_max = rel->k_max < 0 ? 0 : rel->k_max;
     double scale = 1.0 / sqrt((double)d_k);
     for (int i = 0; i < n; i++) {
         float *w = weights + (long)i * m;

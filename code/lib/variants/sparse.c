@@ -104,6 +104,7 @@ size_t sparse_work_bytes(const sparse_pattern_t *p) {
 // snippet: sparse_forward
 int sparse_forward(const float *q, const float *k, const float *v,
                    const sparse_pattern_t *p, float *out, int d_k, int d_v) {
+    if (d_k < 0 || d_v < 0) return -1;
     float *s = malloc(sparse_work_bytes(p));      // one row of visible scores
     if (!s) return -1;
     float scale = 1.0f / sqrtf((float)d_k);

@@ -47,8 +47,8 @@ size_t sparse_work_bytes(const sparse_pattern_t *p);
 // q (n, d_k), k (m, d_k), v (m, d_v), pattern p (n, m) -> out (n, d_v), equal
 // to attention_forward with the pattern as mask; only the nnz visible entries
 // are scored and mixed, so the cost is nnz (d_k + d_v) multiply-adds. A row
-// with no visible key gives a zero output row. Returns 0, or -1 if memory
-// runs out (out is then unspecified).
+// with no visible key gives a zero output row. Returns 0, or -1 if d_k or d_v
+// is negative (out untouched) or memory runs out (out is then unspecified).
 int sparse_forward(const float *q, const float *k, const float *v,
                    const sparse_pattern_t *p, float *out, int d_k, int d_v);
 

@@ -1,5 +1,5 @@
 // linear.c -- y = x W + b, its gradients, and weight initialisation.
-#include "layers/linear.h"
+#include "base/linear.h"
 
 #include <math.h>
 
@@ -13,6 +13,7 @@ void linear_forward(const float *x, const float *w, const float *b, float *y,
 }
 // end snippet
 
+// snippet: linear_backward
 // Inverts: y = x w + b.
 void linear_backward(const float *x, const float *w, const float *dy,
                      float *dx, float *dw, float *db, int n, int d_in, int d_out) {
@@ -36,6 +37,7 @@ void linear_backward(const float *x, const float *w, const float *dy,
             db[j] += (float)acc;
         }
 }
+// end snippet
 
 void linear_init_uniform(rng_t *rng, float *w, int d_in, int d_out, float bound) {
     if (d_in < 1 || d_out < 1) return;   // (-1) * (-1) must not mean one weight
