@@ -465,7 +465,7 @@ bench:
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
 # solution markers must pair and never nest, or the build stops.
 
-ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) \
+ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/* tests/grader/calls/*.c) \
   $(LIB_SRCS) $(wildcard code/lib/*/*.h) $(UNIT_SRCS)
 .PHONY: solution-markers
 solution-markers: $(B)/solution-markers.ok

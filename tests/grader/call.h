@@ -38,6 +38,10 @@ enum { GRADER_INT = 1, GRADER_REAL = 2, GRADER_BUF = 3, GRADER_CBUF = 4 };
 #define G_CBUF(ptr, n) ((grader_arg){.kind = GRADER_CBUF, .p = (void *)(ptr), \
                                      .bytes = (ptr) ? (size_t)(n) * sizeof *(ptr) : 0})
 
+// A count that may be zero or negative (a test of bad sizes) as a buffer length.
+static inline size_t grader_n(long long v) { return v > 0 ? (size_t)v : 0; }
+#define GN(v) grader_n((long long)(v))
+
 // What a call returns: an int or a float, whichever the function returns.
 typedef struct {
     int64_t i;

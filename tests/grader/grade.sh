@@ -92,6 +92,18 @@ is_task_src() { local t; for t in "${TASKS[@]}"; do [ "${TASK_SRC[$t]}" = "$1" ]
 
 B="$W/build"
 mkdir -p "$B" && cp -R code "$B/code"
+# A task the book keeps static (attend_row_backward) is made visible, in the
+# submission and in the stubs alike, so the runner can call it and the judge's
+# copy of its file calls the proxy.
+unstatic() {   # unstatic FILE (in place)
+  local t
+  for t in "${TASKS[@]}"; do
+    sed -i -E "s/^static[[:space:]]+(([A-Za-z_][A-Za-z0-9_]*[[:space:]*]+)+$t[[:space:]]*\()/\1/" "$1"
+  done
+}
+for src in $(printf '%s\n' "${TASK_SRC[@]}" | sort -u); do
+  [ -f "$B/$src" ] && unstatic "$B/$src"
+done
 [ -n "$RUN_UID" ] && chown -R "$RUN_UID:$RUN_GID" "$B"
 
 compile_as() {   # compile_as SRC OBJ LOG (inside $B, as the test user, limited)
@@ -138,7 +150,7 @@ submitted() {   # submitted SRC: a task file the student changed (else the pack'
     ! cmp -s "$1" "grader/stubs/$1"
 }
 use_stub() {   # use_stub SRC: the stub replaces a refused or broken file
-  cp "grader/stubs/$1" "$B/$1"
+  cp "grader/stubs/$1" "$B/$1"; unstatic "$B/$1"
   compile_as "$1" "obj/$(echo "$1" | tr / _).o" "$W/msg/$(echo "$1" | tr / _).log.lib" ||
     FATAL="$FATAL$1 "
 }
@@ -164,12 +176,12 @@ done
 for src in $SRCS; do
   [ -z "${GRADER_NO_REFUSE:-}" ] && submitted "$src" && [ -z "${REFUSED[$src]:-}" ] && [ -z "${BROKEN[$src]:-}" ] || continue
   base=$(echo "$src" | tr / _)
-  cp "grader/stubs/$src" "$W/stub/$base.c"
+  cp "grader/stubs/$src" "$W/stub/$base.c"; unstatic "$W/stub/$base.c"
   "$CC" $CFLAGS -c "$W/stub/$base.c" -o "$W/stub/$base.o" 2>/dev/null
   why=$(symbol_refusal "$B/obj/$base.o" "$W/stub/$base.o")
   if [ -n "$why" ]; then
     REFUSED[$src]="$(basename "$src") is refused: it $why"; say "  ${REFUSED[$src]}"
-    cp "grader/stubs/$src" "$B/$src"
+    cp "grader/stubs/$src" "$B/$src"; unstatic "$B/$src"
     "$CC" $CFLAGS -c "$B/$src" -o "$B/obj/$base.o" > "$W/msg/$base.log.lib" 2>&1 ||
       FATAL="$FATAL$src "
   fi
@@ -219,7 +231,9 @@ if [ -z "$FATAL" ] && [ "$NJ" -gt 0 ]; then
   for src in code/lib/*/*.c; do
     s=$src; [ -f "grader/stubs/$src" ] && s="grader/stubs/$src"
     o="$W/judge/obj/$(echo "$src" | tr / _).o"
-    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -c "$s" -o "$o" 2>>"$W/msg/judge.log"
+    cp "$s" "$W/judge/src.c"; unstatic "$W/judge/src.c"
+    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
+      -c "$W/judge/src.c" -o "$o" 2>>"$W/msg/judge.log"
     for t in "${TASKS[@]}"; do
       [ -n "${JUDGED[$t]:-}" ] && objcopy --weaken-symbol="$t" "$o"
     done

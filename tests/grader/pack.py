@@ -300,10 +300,11 @@ def build_pack(nn, man, instructor):
     for f in ("guard.c", "judge.c", "runner.c", "call.h", "wire.h"):
         files[f"grader/{f}"] = (read(f"tests/grader/{f}").encode(), 0o644)
     files["grader/results.py"] = (read("tests/grader/results.py").encode(), 0o755)
-    for t in tasks:   # a task with a call shim is judged across two processes
+    for t in tasks:   # every task is judged across two processes (grader/call.h)
         call = f"tests/grader/calls/{t['fn']}.c"
-        if os.path.isfile(os.path.join(ROOT, call)):
-            files[f"grader/calls/{t['fn']}.c"] = (read(call).encode(), 0o644)
+        if not os.path.isfile(os.path.join(ROOT, call)):
+            sys.exit(f"pack.py: task {t['fn']} has no {call} (how the judge calls it)")
+        files[f"grader/calls/{t['fn']}.c"] = (read(call).encode(), 0o644)
     files["Makefile"] = (read("tests/grader/pack.mk").encode(), 0o644)
     files["README.md"] = (readme(nn, man).encode(), 0o644)
     return files

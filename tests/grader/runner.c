@@ -109,7 +109,10 @@ int main(void) {
             if (read_all(0, &w, sizeof w)) return 118;
             a[k] = (grader_arg){.kind = (int)w.kind, .i = w.i, .d = w.d,
                                 .bytes = (size_t)w.bytes};
-            if ((w.kind == GRADER_BUF || w.kind == GRADER_CBUF) && w.present) {
+            if ((w.kind == GRADER_BUF || w.kind == GRADER_CBUF) && w.present >= 2) {
+                if (w.present - 2 >= k || !mem[w.present - 2]) return 117;
+                a[k].p = a[w.present - 2].p;   // the same buffer as an earlier one
+            } else if ((w.kind == GRADER_BUF || w.kind == GRADER_CBUF) && w.present) {
                 mem[k] = malloc((size_t)w.bytes + 2 * WIRE_GUARD);
                 if (!mem[k] || read_all(0, mem[k], (size_t)w.bytes + 2 * WIRE_GUARD))
                     return 117;

@@ -1,7 +1,8 @@
 // wire.h -- the bytes the judge and the runner exchange (one machine, so native
 // byte order). Request: wire_head, the function's name, then per argument a
 // wire_arg followed, for a non-NULL buffer, by GUARD + bytes + GUARD bytes.
-// Reply: wire_reply, then every non-NULL buffer again with its guard zones.
+// (present: 0 NULL, 1 bytes follow, 2 + j the same buffer as argument j).
+// Reply: wire_reply, then every buffer sent again with its guard zones.
 #ifndef GRADER_WIRE_H
 #define GRADER_WIRE_H
 
