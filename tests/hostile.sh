@@ -1,13 +1,24 @@
-# hostile.sh -- sourced by tests/assignments.sh (needs B, T, tap.sh, the zips):
-# attacks on the grader, each a submission made from the ch02 pack's own softmax
-# stub with one to four lines added, graded through run_autograder as Gradescope
-# runs it (as root, dropping to the test user; plainly when not root). Every
-# attack must be refused with a named reason or score 0 (the size special-case:
-# lose its hidden test), with results.json valid and score <= max; after them a
-# planted victim file is unchanged, no process of the test user survives, no
-# file is left in /tmp and no secret reached any results.json. Then the same
-# attacks again with the refusals switched off (GRADER_NO_REFUSE=1): the judge
-# and the runner's syscall filter must hold on their own.
+#!/usr/bin/env bash
+# hostile.sh BUILD_DIR -- attacks on the grader; TAP out. Each attack is a
+# submission made from the ch02 pack's own softmax stub with one to four lines
+# added (so it follows the stub when it changes), graded through run_autograder
+# as Gradescope runs it (as root, dropping to the test user; plainly when not
+# root). Every attack must be refused with a named reason or score 0 (the size
+# special-case: lose its hidden test), with results.json valid and score <= max;
+# after them a planted victim file is unchanged, no process of the test user
+# survives, no file is left in /tmp and no secret reached any results.json.
+# Then the same attacks again with the refusals switched off
+# (GRADER_NO_REFUSE=1): the judge and the runner's syscall filter must hold on
+# their own. The book's solution, built the same way, must score full marks.
+set -u
+export LC_ALL=C
+B=$1
+. tests/tap.sh
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1767225600}
+make --no-print-directory -s B="$B" gradescope >&2 || { fail "make gradescope"; exit 0; }
+T=$(mktemp -d /tmp/hostile-test.XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
 STUB="$B/assignments/ch02/grader/stubs/code/lib/attention/softmax.c"
 H="$T/hostile"; mkdir -p "$H/src"; chmod 755 "$H"
 VICTIM="$H/victim"; echo "planted by the hostile suite" > "$VICTIM"; chmod 644 "$VICTIM"
@@ -53,6 +64,7 @@ SOL_BODY=$(sed -n '/^void softmax(float \*x, int n)/,/^}/p' code/lib/attention/s
 mkdir -p "$H/src/solution" "$H/src/stub"
 cp code/lib/attention/softmax.c "$H/src/solution/"; cp "$STUB" "$H/src/stub/"
 I='#include <stdio.h>\n#include <stdlib.h>'
+attack forged_digits "$I" 'printf("[====] Synthesis: Tested: 1 | Passing: %0400d | Failing: 0 | Crashing: 0 \\n", 1); fflush(stdout);'
 FORGE='printf("[====] Synthesis: Tested: 1 | Passing: 1000 | Failing: 0 | Crashing: 0 \\n");'
 attack forged_line "$I" "$FORGE fflush(stdout);"
 attack atexit_forge "$I\nstatic void forge(void) { $FORGE }" "atexit(forge);"
@@ -86,7 +98,7 @@ attack macro_bomb '#define A0 x\n#define A1 A0 A0 A0 A0 A0 A0 A0 A0\n#define A2 
 ATTACKS=$(ls "$H/src" | grep -vE '^(solution|stub)$')
 # Expected when the refusals are on: a named reason (refused ...) or these words.
 declare -A WANT=(
-  [forged_line]="failed" [atexit_forge]="refused.*atexit" [constructor]="refused.*constructor"
+  [forged_line]="failed" [forged_digits]="failed" [atexit_forge]="refused.*atexit" [constructor]="refused.*constructor"
   [exit_group]="refused" [exit]="refused.*exit" [execv]="refused" [own_main]="refused.*main"
   [criterion_noop]="refused.*criterion_send_assert" [read_hidden]="refused.*fopen"
   [include_hidden]="refused.*include" [include_shadow]="refused.*include"

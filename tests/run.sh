@@ -5,7 +5,7 @@ set -u
 B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
 all_groups=(unit programs book checks sanitize reference valgrind pdf browser reproducible
-            assignments determinism broken killed lint)
+            assignments hostile determinism broken killed lint)
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
 mkdir -p "$B/test"
 total_pass=0; total_fail=0

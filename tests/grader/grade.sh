@@ -6,12 +6,11 @@
 #   grader/grade.sh [-o RESULTS.json] [-q]      (run from the pack's top directory)
 #
 # Reads grader/tasks.tsv (task, source file, what to write) and grader/tests.tsv
-# (task, test file, Criterion suite/test, points, visible|hidden). A task with a
-# grader/calls/TASK.c is judged across two processes (grader/call.h): the test
-# binary (the judge) is built from the stubs, the student's function runs in a
-# runner under a syscall filter, and only the judge's own report counts. A task
-# without one is graded the older way (its Criterion test linked with the
-# submission; see book/instructors.md for what that cannot stop).
+# (task, test file, Criterion suite/test, points, visible|hidden). Every task is
+# judged across two processes (grader/call.h, grader/calls/TASK.c): the test
+# binary (the judge) is built from the stubs and holds no student code; the
+# student's function runs in a runner, as the test user, under a syscall filter;
+# only the judge's own report counts, and what the runner prints is only shown.
 #
 # Limits (environment): GRADER_CPU seconds of CPU per test (5), GRADER_WALL seconds
 # of wall time per test (3 x CPU), GRADER_MEM_MB address space (1024), GRADER_OUT_KB
@@ -74,12 +73,12 @@ trap cleanup EXIT
 # ---------------------------------------------------------------------------
 # The manifest
 
-declare -A TASK_SRC=() BROKEN=() MISSING=() BIN_MSG=() REFUSED=() JUDGED=()
+declare -A TASK_SRC=() BROKEN=() MISSING=() REFUSED=()
 TASKS=()
 while IFS=$'\t' read -r task src _todo; do
   case "$task" in ''|'#'*) continue ;; esac
   TASKS+=("$task"); TASK_SRC[$task]=$src
-  [ -f "grader/calls/$task.c" ] && JUDGED[$task]=1
+  [ -f "grader/calls/$task.c" ] || { echo "grade.sh: task $task has no grader/calls/$task.c" >&2; exit 2; }
 done < grader/tasks.tsv
 if [ -f grader/missing.txt ]; then
   while IFS= read -r f; do [ -n "$f" ] && MISSING[$f]=1; done < grader/missing.txt
@@ -205,18 +204,17 @@ fi
 SECCOMP=-lseccomp
 echo 'int main(void){return 0;}' > "$W/t.c"
 "$CC" "$W/t.c" -lseccomp -o "$W/t" 2>/dev/null || SECCOMP="-DGRADER_NO_SECCOMP"
-NJ=0; for t in "${TASKS[@]}"; do [ -n "${JUDGED[$t]:-}" ] && NJ=$((NJ + 1)); done
 RUNNER_OK=0
-if [ -z "$FATAL" ] && [ "$NJ" -gt 0 ]; then
+if [ -z "$FATAL" ]; then
   { echo '#include "call.h"'
-    for t in "${TASKS[@]}"; do [ -n "${JUDGED[$t]:-}" ] && echo "GRADER_SHIM($t);"; done
+    for t in "${TASKS[@]}"; do echo "GRADER_SHIM($t);"; done
     echo 'typedef struct { const char *name; grader_shim_fn *fn; } shim_entry;'
     echo 'extern const shim_entry grader_shims[]; extern const int grader_nshims;'
     echo 'const shim_entry grader_shims[] = {'
-    for t in "${TASKS[@]}"; do [ -n "${JUDGED[$t]:-}" ] && echo "  {\"$t\", grader_shim_$t},"; done
+    for t in "${TASKS[@]}"; do echo "  {\"$t\", grader_shim_$t},"; done
     echo '}; const int grader_nshims = sizeof grader_shims / sizeof *grader_shims;'
   } > "$W/stub/shims.c"
-  calls=(); for t in "${TASKS[@]}"; do [ -n "${JUDGED[$t]:-}" ] && calls+=("grader/calls/$t.c"); done
+  calls=(); for t in "${TASKS[@]}"; do calls+=("grader/calls/$t.c"); done
   lseccomp=""; [ "$SECCOMP" = -lseccomp ] && lseccomp=-lseccomp
   if "$CC" $CFLAGS -Igrader $([ "$SECCOMP" != -lseccomp ] && echo "$SECCOMP") \
        grader/runner.c "$W/stub/shims.c" "${calls[@]}" "$LIB" $lseccomp -lm \
@@ -235,31 +233,18 @@ if [ -z "$FATAL" ] && [ "$NJ" -gt 0 ]; then
     "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
       -c "$W/judge/src.c" -o "$o" 2>>"$W/msg/judge.log"
     for t in "${TASKS[@]}"; do
-      [ -n "${JUDGED[$t]:-}" ] && objcopy --weaken-symbol="$t" "$o"
+      objcopy --weaken-symbol="$t" "$o"
     done
   done
   ar rcs "$W/judge/lib.a" "$W"/judge/obj/*.o
 fi
 
-GUARD="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit"
 TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | sort -u)
 for tf in $TEST_FILES; do
   [ -n "$FATAL" ] && break
-  if [ "$NJ" -gt 0 ]; then
-    "$CC" $CFLAGS -O0 -Igrader -DGRADER_JUDGE -Wno-unused-function "tests/unit/$tf.c" \
-      grader/judge.c "${calls[@]}" "$W/judge/lib.a" -lcriterion -lm \
-      -o "$W/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$W/judge/$tf"
-  fi
-  # the older binary (student code linked in) only for rows of tasks not judged
-  awk -F'\t' -v tf="$tf" '$1 !~ /^#/ && $2 == tf {print $1}' grader/tests.tsv |
-    while read -r t; do [ -f "grader/calls/$t.c" ] || echo "$t"; done | grep -q . || continue
-  log="$W/msg/$tf.log"
-  if ( ulimit -t 60; timeout -k 2 120 "$CC" $CFLAGS -Wno-unused-function \
-         "tests/unit/$tf.c" grader/guard.c "$LIB" $GUARD -lcriterion -lm -o "$W/bin/$tf" \
-     ) > "$log" 2>&1; then
-    continue
-  fi
-  BIN_MSG[$tf]=$log
+  "$CC" $CFLAGS -O0 -Igrader -DGRADER_JUDGE -Wno-unused-function "tests/unit/$tf.c" \
+    grader/judge.c "${calls[@]}" "$W/judge/lib.a" -lcriterion -lm \
+    -o "$W/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$W/judge/$tf"
 done
 chmod 755 "$W/bin" "$W"/bin/* 2>/dev/null   # Criterion re-reads its own binary
 
@@ -282,24 +267,6 @@ run_judged() {
   sweep; rm -rf "$dir"
 }
 
-# run_linked TESTFILE FILTER OUT -> prints "status elapsed" (the older way)
-run_linked() {
-  local t0 t1 rc dir="$W/run.$N"
-  mkdir -p "$dir"; [ -n "$RUN_UID" ] && chown "$RUN_UID:$RUN_GID" "$dir" && chmod 700 "$dir"
-  t0=$(date +%s%N)
-  ( cd "$dir" || exit 99
-    ulimit -t "$CPU"; ulimit -v "$MEM_KB"; ulimit -f 32768; ulimit -c 0
-    [ ${#AS[@]} -gt 0 ] && ulimit -u 256
-    exec "${AS[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C TMPDIR="$dir" GRADER_SEED="$SEED" \
-      timeout -k 1 "$WALL" "$W/bin/$1" --filter "$2" -j1 --color=never --short-filename \
-      </dev/null
-  ) 2>&1 | head -c $((CAP + 1)) > "$3"
-  rc=${PIPESTATUS[0]}
-  t1=$(date +%s%N)
-  echo "$rc $(( (t1 - t0) / 1000000 ))"
-  sweep; rm -rf "$dir"
-}
-
 declare -a ROWS=()
 TOTAL_ROWS="$W/rows.tsv"; : > "$TOTAL_ROWS"
 N=0
@@ -318,7 +285,7 @@ while IFS=$'\t' read -r task tf filter points vis; do
   elif [ -n "$src" ] && [ -n "${BROKEN[$src]:-}" ]; then
     verdict="compile error"
     { echo "$src does not compile, so $task scores 0:"; head_msg "${BROKEN[$src]}"; } > "$msg"
-  elif [ -n "${JUDGED[$task]:-}" ]; then
+  else
     if [ "$RUNNER_OK" != 1 ] || [ ! -x "$W/judge/$tf" ]; then
       verdict="link error"
       { echo "The submission does not link:"; head_msg "$W/msg/runner.log"
@@ -329,7 +296,10 @@ while IFS=$'\t' read -r task tf filter points vis; do
       syn=$(grep -a '^\[====\] Synthesis:' "$out" | tail -n 1)
       tested=$(echo "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
       passing=$(echo "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
-      if [ -z "$tested" ]; then
+      if [ -z "$tested" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
+        verdict="time limit"; tested=0; passing=0
+        echo "The test did not finish within $((WALL * 2)) s; it scores 0. Look for a slow or endless loop." > "$msg"
+      elif [ -z "$tested" ]; then
         verdict="judge failed"; tested=0; passing=0
         echo "The judge stopped (status $rc) without a report; tell your instructor." > "$msg"
       elif [ "$tested" = 0 ]; then
@@ -340,6 +310,7 @@ while IFS=$'\t' read -r task tf filter points vis; do
         why=$(grep -a -m1 -oE '(did not return within|ended the program|made a system call|crashed|wrote (before|past)|changed argument|printed more)[^:]*' "$out")
         [ -n "$why" ] && verdict="failed: $why"
       fi
+      case "$verdict" in failed*) echo "$task: $verdict." >> "$msg" ;; esac
       if [ "$vis" = visible ] && [ "$verdict" != passed ]; then
         grep -av '^\[====\]' "$out" | head -c 3000 >> "$msg"
       elif [ "$verdict" != passed ]; then
@@ -349,47 +320,6 @@ while IFS=$'\t' read -r task tf filter points vis; do
         { echo "What your code printed (shown, never read by the grader):"
           head -c 2000 "$runout" | tr -d '\000-\010\016-\037'; echo; } >> "$msg"
       fi
-    fi
-  elif [ -n "${BIN_MSG[$tf]:-}" ]; then
-    verdict="link error"
-    { echo "tests/unit/$tf.c does not build against the submission:"; head_msg "${BIN_MSG[$tf]}"; } > "$msg"
-  else
-    read -r rc ms < <(run_linked "$tf" "$filter" "$out")
-    size=$(wc -c < "$out")
-    syn=$(grep -a '^\[====\] Synthesis:' "$out" | tail -n 1)
-    tested=$(echo "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
-    passing=$(echo "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
-    crashing=$(echo "$syn" | sed -n 's/.*Crashing: \([0-9]*\).*/\1/p')
-    if [ "$size" -gt "$CAP" ]; then
-      verdict="output flood"; tested=0
-      echo "The test printed more than $OUT_KB KB and was stopped; it scores 0. Remove the printing from your function." > "$msg"
-    elif [ "$rc" = 124 ] || [ "$rc" = 137 ] ||
-         { [ "$ms" -ge $((CPU * 1000)) ] && [ "$passing" != "$tested" ]; }; then
-      verdict="time limit"; tested=0
-      echo "The test did not finish within the limit of $CPU s of CPU time ($WALL s wall) and was stopped; it scores 0. Look for an endless loop." > "$msg"
-    elif grep -aq '^grader: the code called' "$out"; then
-      verdict="called exit"; tested=0
-      echo "The code $(grep -a -m1 '^grader: the code called' "$out" | sed 's/^grader: the code //'): a graded function must return, not end the program; it scores 0." > "$msg"
-    elif [ -z "$tested" ]; then
-      verdict="crashed"; tested=0
-      echo "The test program died before reporting (exit status $rc); it scores 0." > "$msg"
-    elif [ "$tested" = 0 ]; then
-      verdict="no such test"
-      echo "Manifest error: no test matches $filter in $tf (tell your instructor)." > "$msg"
-    else
-      if [ "$passing" = "$tested" ] && [ "$rc" = 0 ]; then verdict="passed"
-      elif [ "${crashing:-0}" != 0 ]; then
-        verdict="crashed"
-        echo "The function crashed (a bad memory access, an abort, or the memory limit of $MEM_MB MB); it scores 0 for the crashed cases." > "$msg"
-      else verdict="failed"
-      fi
-      [ "$rc" != 0 ] && [ "$passing" = "$tested" ] && passing=0
-      [ "$tested" -gt 1 ] && verdict="$verdict ($passing/$tested)"
-    fi
-    if [ "$vis" = visible ] && [ "${verdict%% *}" != passed ]; then
-      { head -c 3000 "$out" | grep -av '^\[====\]'; } >> "$msg"
-    elif [ "$vis" != visible ] && [ "${verdict%% *}" != passed ]; then
-      echo "Hidden test $filter: $verdict." >> "$msg"
     fi
   fi
   name="$task: $filter"

@@ -65,6 +65,8 @@ static _Noreturn void become_runner(int in, int out) {
     setrlimit(RLIMIT_CORE, &r);
     if (geteuid() == 0) {
         unshare(CLONE_NEWNET | CLONE_NEWIPC);   // no network (best effort)
+        r.rlim_cur = r.rlim_max = 64;   // processes of the test user (a fork storm)
+        setrlimit(RLIMIT_NPROC, &r);
         long uid = env_long("GRADER_RUN_UID", -1), gid = env_long("GRADER_RUN_GID", -1);
         if (uid <= 0 || gid <= 0 || setgroups(0, NULL) || setgid((gid_t)gid) ||
             setuid((uid_t)uid))

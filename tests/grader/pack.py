@@ -297,7 +297,7 @@ def build_pack(nn, man, instructor):
         f"{t['fn']}\t{t['file']}\t{t['filter']}\t{t['points']}\t{t['vis']}\n"
         for t in graded).encode(), 0o644)
     files["grader/grade.sh"] = (read("tests/grader/grade.sh").encode(), 0o755)
-    for f in ("guard.c", "judge.c", "runner.c", "call.h", "wire.h"):
+    for f in ("judge.c", "runner.c", "call.h", "wire.h"):
         files[f"grader/{f}"] = (read(f"tests/grader/{f}").encode(), 0o644)
     files["grader/results.py"] = (read("tests/grader/results.py").encode(), 0o755)
     for t in tasks:   # every task is judged across two processes (grader/call.h)
