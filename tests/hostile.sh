@@ -24,10 +24,15 @@ H="$T/hostile"; mkdir -p "$H/src"; chmod 755 "$H"
 VICTIM="$H/victim"; echo "planted by the hostile suite" > "$VICTIM"; chmod 644 "$VICTIM"
 VSUM=$(cksum < "$VICTIM")
 LEFT=/tmp/grader-hostile-leftover.$$
-# The test user of run_autograder: a user kept for grading, made here if missing.
-if [ "$(id -u)" = 0 ] && ! id grader-run >/dev/null 2>&1; then
-  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
-    grader-run 2>/dev/null
+# The test users: run_autograder kills every process of its test user after
+# each test, so two gradings at once need two users kept for grading (made here
+# if missing, as setup.sh makes grader-run).
+USERS=(grader-run grader-run2)
+if [ "$(id -u)" = 0 ]; then
+  for u in "${USERS[@]}"; do
+    id "$u" >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin "$u" 2>/dev/null
+  done
 fi
 
 # A softmax-only copy of the ch02 autograder: the attacks target softmax.
@@ -102,35 +107,53 @@ declare -A WANT=(
   [exit_group]="refused" [exit]="refused.*exit" [execv]="refused" [own_main]="refused.*main"
   [criterion_noop]="refused.*criterion_send_assert" [read_hidden]="refused.*fopen"
   [include_hidden]="refused.*include" [include_shadow]="refused.*include"
-  [symlink_plant]="refused" [write_victim]="refused.*fopen" [fork_holder]="refused.*fork"
-  [fork_storm]="refused.*fork" [env_leak]="refused.*environ" [getenv_leak]="refused.*getenv"
+  [symlink_plant]="refused" [write_victim]="refused.*fopen" [fork_holder]="refused.*include"
+  [fork_storm]="refused.*include" [env_leak]="refused.*environ" [getenv_leak]="refused.*getenv"
   [network]="refused" [tmp_leftover]="refused.*fopen" [off_by_one]="wrote past the end"
   [big_rows_skipped]="" [endless_loop]="did not return" [sleep]="did not return"
   [malloc_10gb]="failed" [output_1gb]="printed more" [stack_overflow]="crashed"
   [include_dev_zero]="refused.*include" [missing_function]="refused.*softmax_renamed"
   [macro_bomb]="compile error|failed")
-# Too slow to compile unrefused (the compiler's own limits stop them): refusal only.
-SLOW_UNREFUSED=" include_dev_zero macro_bomb "
+# With the refusals off, the reason each refused attack must fail for (the
+# judge's or the filter's); the attacks not refused are graded once only.
+declare -A WANT_BARE=(
+  [atexit_forge]="failed" [constructor]="failed" [criterion_noop]="failed"
+  [env_leak]="failed" [getenv_leak]="failed" [execv]="system call" [network]="system call"
+  [exit]="ended the program" [exit_group]="ended the program"
+  [fork_holder]="system call" [fork_storm]="system call" [read_hidden]="system call"
+  [symlink_plant]="system call" [tmp_leftover]="system call" [write_victim]="system call"
+  [include_hidden]="compile error" [include_shadow]="compile error"
+  [missing_function]="link error" [own_main]="link error")
+# HOSTILE_ONLY="NAME..." grades only those attacks (to show a planted weakness).
+if [ -n "${HOSTILE_ONLY:-}" ]; then ATTACKS=$HOSTILE_ONLY; fi
+skip() {   # skip NAME MODE: not graded in this mode
+  [ "$2" = bare ] && [ -z "${WANT_BARE[$1]:-}" ]
+}
 
 # grade NAME MODE: run_autograder on $H/src/NAME; MODE refuse or bare.
-grade_one() {
+grade_one() {   # grade_one NAME MODE USER
   local root="$H/r-$1-$2" env=(GRADER_CPU=1 GRADER_WALL=2 GRADER_PROBE=canary-$$)
   [ "$2" = bare ] && env+=(GRADER_NO_REFUSE=1)
+  [ "$(id -u)" = 0 ] && env+=(GRADER_USER="$3")
   rm -rf "$root"; mkdir -p "$root/autograder/source" "$root/tmp"
   (cd "$root/autograder/source" && unzip -q "$H/ch02-softmax.zip")
-  cp -R "$H/src/$1" "$root/autograder/submission"; chmod 1777 "$root/tmp"; chmod 755 "$root"
+  cp -R "$H/src/$1" "$root/autograder/submission"; chmod 755 "$root" "$root/tmp"
   # the hidden test path the attacks name points at this grading's own pack
   sed -i "s#$H/r-x/#$root/#g" "$root/autograder/submission/softmax.c"
   (cd "$root/autograder" && env "${env[@]}" AUTOGRADER_ROOT="$root/autograder" \
      TMPDIR="$root/tmp" timeout 200 bash source/run_autograder > "$root/stdout" 2>&1)
 }
-n_jobs=$(nproc 2>/dev/null || echo 2)
+JOBS=()   # "NAME MODE", the gradings to make
 for mode in refuse bare; do
   for a in solution stub $ATTACKS; do
-    [ $mode = bare ] && case "$SLOW_UNREFUSED" in *" $a "*) continue ;; esac
-    grade_one "$a" "$mode" &
-    while [ "$(jobs -rp | wc -l)" -ge "$n_jobs" ]; do wait -n; done
+    skip "$a" "$mode" && continue
+    JOBS+=("$a $mode")
   done
+done
+for slot in 0 1; do   # two workers, each with its own test user
+  ( for ((j = slot; j < ${#JOBS[@]}; j += 2)); do
+      grade_one ${JOBS[$j]} "${USERS[$slot]}"
+    done ) &
 done
 wait
 
@@ -146,7 +169,7 @@ print("%g %g %g" % (r["score"], top, rr[0] if rr else -1))' "$1"
 }
 for mode in refuse bare; do
   for a in solution stub $ATTACKS; do
-    [ $mode = bare ] && case "$SLOW_UNREFUSED" in *" $a "*) continue ;; esac
+    skip "$a" "$mode" && continue
     root="$H/r-$a-$mode"; r="$root/autograder/results/results.json"
     what="hostile ($mode) $a"
     if ! s=$(hostile_score "$r" 2>&1); then
@@ -168,7 +191,7 @@ $(tail -n 5 "$root/stdout")"; continue
         [ "$3" = 0 ] && [ "$1" != "$2" ] && pass "$what loses the hidden random rows ($1 / $2)" ||
           fail "$what loses the hidden random rows" "$s"; continue ;;
     esac
-    want=${WANT[$a]}; [ $mode = bare ] && want=""
+    want=${WANT[$a]}; [ $mode = bare ] && want=${WANT_BARE[$a]}
     reason=$(grep -m1 -oE "$want" <<<"$out" | head -n 1)
     if [ "$1" = 0 ] && { [ -z "$want" ] || [ -n "$reason" ]; }; then
       pass "$what scores 0 ($(grep -m1 -oE 'refused[^.]*|did not return[^.]*|wrote [a-z ]*|crashed[^.]*|printed more[^.]*|system call[^(]*|ended the program|failed|link error|compile error' <<<"$out" | head -n 1))"
@@ -181,7 +204,7 @@ done
 [ "$(cksum < "$VICTIM")" = "$VSUM" ] && pass "hostile: the planted victim file is unchanged" ||
   fail "hostile: the planted victim file is unchanged" "$(head -c 200 "$VICTIM")"
 if [ "$(id -u)" = 0 ]; then
-  left=$(pgrep -U grader-run -a 2>/dev/null)
+  left=$(pgrep -U grader-run,grader-run2 -a 2>/dev/null)
   [ -z "$left" ] && pass "hostile: no process of the test user survives" ||
     fail "hostile: no process of the test user survives" "$left"
 fi

@@ -64,18 +64,19 @@ static _Noreturn void become_runner(int in, int out) {
     r.rlim_cur = r.rlim_max = 0;
     setrlimit(RLIMIT_CORE, &r);
     if (geteuid() == 0) {
-        unshare(CLONE_NEWNET | CLONE_NEWIPC);   // no network (best effort)
-        r.rlim_cur = r.rlim_max = 64;   // processes of the test user (a fork storm)
+        unshare(CLONE_NEWNET | CLONE_NEWIPC); // no network (best effort)
+        r.rlim_cur = r.rlim_max = 64; // processes of the test user (a fork storm)
         setrlimit(RLIMIT_NPROC, &r);
         long uid = env_long("GRADER_RUN_UID", -1), gid = env_long("GRADER_RUN_GID", -1);
         if (uid <= 0 || gid <= 0 || setgroups(0, NULL) || setgid((gid_t)gid) ||
             setuid((uid_t)uid))
-            _exit(121);   // never run student code as root
+            _exit(121); // never run student code as root
     } else {
-        unshare(CLONE_NEWUSER | CLONE_NEWNET);   // no network where allowed
+        unshare(CLONE_NEWUSER | CLONE_NEWNET); // no network where allowed
     }
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (dir && chdir(dir)) _exit(122);
+    if (dir && chdir(dir))
+        _exit(122);
     char *argv[] = {(char *)path, NULL};
     char *envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
     execve(path, argv, envp);
@@ -84,11 +85,14 @@ static _Noreturn void become_runner(int in, int out) {
 
 static void start_runner(void) {
     int a[2], b[2];
-    if (pipe2(a, O_CLOEXEC) || pipe2(b, O_CLOEXEC)) cr_assert_fail("grader: no pipe");
+    if (pipe2(a, O_CLOEXEC) || pipe2(b, O_CLOEXEC))
+        cr_assert_fail("grader: no pipe");
     fflush(NULL);
     runner = fork();
-    if (runner < 0) cr_assert_fail("grader: cannot start the runner");
-    if (runner == 0) become_runner(a[0], b[1]);
+    if (runner < 0)
+        cr_assert_fail("grader: cannot start the runner");
+    if (runner == 0)
+        become_runner(a[0], b[1]);
     close(a[0]);
     close(b[1]);
     to_runner = a[1];
@@ -106,10 +110,13 @@ static const char *why(char *buf, size_t size) {
             snprintf(buf, size, "the grader could not start the runner (%d)",
                      WEXITSTATUS(st));
         else if (WIFEXITED(st))
-            snprintf(buf, size, "the function ended the program (exit status %d) "
-                     "instead of returning", WEXITSTATUS(st));
+            snprintf(buf, size,
+                     "the function ended the program (exit status %d) "
+                     "instead of returning",
+                     WEXITSTATUS(st));
         else if (WTERMSIG(st) == SIGSYS)
-            snprintf(buf, size, "the function made a system call the grader forbids "
+            snprintf(buf, size,
+                     "the function made a system call the grader forbids "
                      "(exec, fork, sockets, opening files, ...)");
         else if (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL)
             snprintf(buf, size, "the function did not return within the time limit");
@@ -134,14 +141,19 @@ static int read_all(void *p, size_t n, double deadline) {
     char *c = p;
     while (n > 0) {
         int ms = (int)((deadline - now()) * 1000.0);
-        if (ms <= 0) return -2;
+        if (ms <= 0)
+            return -2;
         struct pollfd pf = {from_runner, POLLIN, 0};
         int k = poll(&pf, 1, ms);
-        if (k < 0 && errno == EINTR) continue;
-        if (k == 0) return -2;
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k == 0)
+            return -2;
         ssize_t got = read(from_runner, c, n);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
         c += got;
         n -= (size_t)got;
     }
@@ -152,8 +164,10 @@ static int write_all(const void *p, size_t n) {
     const char *c = p;
     while (n > 0) {
         ssize_t put = write(to_runner, c, n);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) return -1;
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return -1;
         c += put;
         n -= (size_t)put;
     }
@@ -165,14 +179,15 @@ static _Noreturn void lost(const char *function, int how) {
     if (how == -2) {
         stop_runner();
         cr_assert_fail("%s: the function did not return within %ld s", function,
-                 env_long("GRADER_CALL_SECONDS", 5));
+                       env_long("GRADER_CALL_SECONDS", 5));
     }
     cr_assert_fail("%s: %s", function, why(buf, sizeof buf));
-    abort();   // cr_fatal does not return; this tells the compiler so
+    abort(); // cr_fatal does not return; this tells the compiler so
 }
 
 grader_ret grader_call(const char *function, grader_arg *args, int n) {
-    if (runner == 0) start_runner();
+    if (runner == 0)
+        start_runner();
     wire_head h = {WIRE_MAGIC, (uint32_t)strlen(function), (uint32_t)n};
     unsigned char **sent = calloc((size_t)n + 1, sizeof *sent);
     cr_assert_not_null(sent);
@@ -189,7 +204,8 @@ grader_ret grader_call(const char *function, grader_arg *args, int n) {
             }
         wire_arg w = {(uint32_t)a->kind, present, a->i, a->d, a->bytes};
         bad = write_all(&w, sizeof w);
-        if (bad || !buf || present != 1) continue;
+        if (bad || !buf || present != 1)
+            continue;
         size_t total = a->bytes + 2 * WIRE_GUARD;
         sent[k] = malloc(total);
         cr_assert_not_null(sent[k]);
@@ -199,34 +215,41 @@ grader_ret grader_call(const char *function, grader_arg *args, int n) {
         bad = write_all(sent[k], total);
     }
     double deadline = now() + (double)env_long("GRADER_CALL_SECONDS", 5);
-    if (bad) lost(function, -1);
+    if (bad)
+        lost(function, -1);
     wire_reply r;
     int how = read_all(&r, sizeof r, deadline);
-    if (how) lost(function, how);
-    if (r.magic != WIRE_REPLY) cr_assert_fail("%s: the runner's answer is garbled", function);
+    if (how)
+        lost(function, how);
+    if (r.magic != WIRE_REPLY)
+        cr_assert_fail("%s: the runner's answer is garbled", function);
     for (int k = 0; k < n; k++) {
         grader_arg *a = &args[k];
-        if (!sent[k]) continue;
+        if (!sent[k])
+            continue;
         size_t total = a->bytes + 2 * WIRE_GUARD;
         unsigned char *back = malloc(total);
         cr_assert_not_null(back);
         how = read_all(back, total, deadline);
-        if (how) lost(function, how);
+        if (how)
+            lost(function, how);
         if (memcmp(back, sent[k], WIRE_GUARD))
-            cr_assert_fail("%s: wrote before the start of argument %d (a buffer of %zu bytes)",
-                     function, k + 1, a->bytes);
+            cr_assert_fail(
+                "%s: wrote before the start of argument %d (a buffer of %zu bytes)",
+                function, k + 1, a->bytes);
         if (memcmp(back + WIRE_GUARD + a->bytes, sent[k] + WIRE_GUARD + a->bytes,
                    WIRE_GUARD))
-            cr_assert_fail("%s: wrote past the end of argument %d (a buffer of %zu bytes)",
-                     function, k + 1, a->bytes);
-        int aliased = 0;   // a const view of a buffer passed again as writable
+            cr_assert_fail(
+                "%s: wrote past the end of argument %d (a buffer of %zu bytes)",
+                function, k + 1, a->bytes);
+        int aliased = 0; // a const view of a buffer passed again as writable
         for (int j = k + 1; j < n; j++)
             aliased |= args[j].p == a->p && args[j].bytes == a->bytes && !sent[j] &&
                        args[j].kind == GRADER_BUF;
         if (a->kind == GRADER_CBUF && !aliased &&
             memcmp(back + WIRE_GUARD, sent[k] + WIRE_GUARD, a->bytes))
             cr_assert_fail("%s: changed argument %d, which is const", function, k + 1);
-        if (a->kind == GRADER_BUF || aliased)   // a const buffer may be read-only
+        if (a->kind == GRADER_BUF || aliased) // a const buffer may be read-only
             memcpy(a->p, back + WIRE_GUARD, a->bytes);
         free(back);
         free(sent[k]);

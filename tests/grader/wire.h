@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#define WIRE_MAGIC 0x31515247u   // "GRQ1"
-#define WIRE_REPLY 0x31535247u   // "GRS1"
-#define WIRE_GUARD 256           // bytes of guard zone each side of a buffer
+#define WIRE_MAGIC 0x31515247u // "GRQ1"
+#define WIRE_REPLY 0x31535247u // "GRS1"
+#define WIRE_GUARD 256         // bytes of guard zone each side of a buffer
 #define WIRE_MAX_NAME 64
 #define WIRE_MAX_ARGS 32
 
@@ -33,7 +33,8 @@ typedef struct {
 
 // g (WIRE_GUARD,) <- a pattern that differs per buffer and per side.
 static inline void wire_fill_guard(unsigned char *g, unsigned salt) {
-    for (int i = 0; i < WIRE_GUARD; i++) g[i] = (unsigned char)(0xA5 ^ (i * 7 + salt * 13));
+    for (int i = 0; i < WIRE_GUARD; i++)
+        g[i] = (unsigned char)(0xA5 ^ (i * 7 + salt * 13));
 }
 
 #endif

@@ -4,8 +4,8 @@
 
 #ifdef GRADER_JUDGE
 mask_stats_t mask_stats(const unsigned char *mask, int n, int m) {
-    mask_stats_t s = {0};
-    grader_arg a[] = {G_CBUF(mask, GN(n) * GN(m)), G_INT(n), G_INT(m), G_BUF(&s, 1)};
+    mask_stats_t s = {0}, *out = &s;
+    grader_arg a[] = {G_CBUF(mask, GN(n) * GN(m)), G_INT(n), G_INT(m), G_BUF(out, 1)};
     grader_call("mask_stats", a, 4);
     return s;
 }
