@@ -19,7 +19,6 @@ make --no-print-directory -s B="$B" gradescope >&2 || { fail "make gradescope"; 
 T=$(mktemp -d /tmp/hostile-test.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
-STUB="$B/assignments/ch02/grader/stubs/code/lib/attention/softmax.c"
 H="$T/hostile"; mkdir -p "$H/src"; chmod 755 "$H"
 VICTIM="$H/victim"; echo "planted by the hostile suite" > "$VICTIM"; chmod 644 "$VICTIM"
 VSUM=$(cksum < "$VICTIM")
@@ -53,6 +52,8 @@ with zipfile.ZipFile(out, "w") as z:
             with open(p, "rb") as fh:
                 z.writestr(info, fh.read())
 PY
+STUB="$H/zip/pack/grader/stubs/code/lib/attention/softmax.c"   # the pack's own stub
+[ -s "$STUB" ] || { fail "hostile: the ch02 zip has a softmax stub" "$STUB"; exit 0; }
 HIDDEN_SRC="$H/r-x/autograder/source/pack/tests/unit/test_softmax.c"   # as graded
 
 # attack NAME HEADER BODY: the stub with HEADER after its first line and BODY

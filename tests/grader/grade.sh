@@ -90,7 +90,7 @@ is_task_src() { local t; for t in "${TASKS[@]}"; do [ "${TASK_SRC[$t]}" = "$1" ]
 # compiled by it, then taken back before anything is linked.
 
 B="$W/build"
-mkdir -p "$B" && cp -R code "$B/code"
+mkdir -p "$B/tmp" && cp -R code "$B/code"   # tmp: the compiler's, removed with $W
 # A task the book keeps static (attend_row_backward) is made visible, in the
 # submission and in the stubs alike, so the runner can call it and the judge's
 # copy of its file calls the proxy.
@@ -107,7 +107,7 @@ done
 
 compile_as() {   # compile_as SRC OBJ LOG (inside $B, as the test user, limited)
   ( cd "$B" && ulimit -t 60 && ulimit -v $((2 * MEM_KB)) 2>/dev/null
-    exec "${AS[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C timeout -k 2 120 \
+    exec "${AS[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C TMPDIR="$B/tmp" timeout -k 2 120 \
       "$CC" $CFLAGS -c "$1" -o "$2" ) > "$3.full" 2>&1
   local rc=$?
   head -c 20000 "$3.full" > "$3"; rm -f "$3.full"

@@ -32,6 +32,11 @@ def message(path):
     return "".join(c for c in text if c in "\n\t" or (c.isprintable()))
 
 
+def num(x):
+    """x as an int when whole (results.json then reads 26, not 26.0)."""
+    return int(x) if x == int(x) else x
+
+
 def build(rows_path, summary, seed, hidden_vis):
     tests, total, top = [], 0.0, 0.0
     with open(rows_path, encoding="utf-8", errors="replace") as f:
@@ -49,10 +54,10 @@ def build(rows_path, summary, seed, hidden_vis):
             score = max(0.0, min(pts, round(score, 4)))
             total += score
             top += pts
-            tests.append({"name": name, "score": score, "max_score": pts,
+            tests.append({"name": name, "score": num(score), "max_score": num(pts),
                           "visibility": "visible" if vis == "visible" else hidden_vis,
                           "output": (verdict + "\n" + message(msg)).rstrip() + "\n"})
-    out = {"score": round(total, 4), "output": summary.replace("@SCORE@", "%g / %g" % (
+    out = {"score": num(round(total, 4)), "output": summary.replace("@SCORE@", "%g / %g" % (
         round(total, 4), top)), "tests": tests}
     if seed:
         out["extra_data"] = {"seed": seed}   # for the instructor: reruns the hidden inputs
@@ -60,7 +65,7 @@ def build(rows_path, summary, seed, hidden_vis):
 
 
 def check(doc, top):
-    assert isinstance(doc["score"], float) and 0.0 <= doc["score"] <= top + 1e-9
+    assert type(doc["score"]) in (int, float) and 0.0 <= doc["score"] <= top + 1e-9
     for t in doc["tests"]:
         assert 0.0 <= t["score"] <= t["max_score"]
     assert abs(sum(t["score"] for t in doc["tests"]) - doc["score"]) < 1e-3
