@@ -15,7 +15,7 @@
 # Limits (environment): GRADER_CPU seconds of CPU per test (5), GRADER_WALL seconds
 # of wall time per test (3 x CPU), GRADER_MEM_MB address space (1024), GRADER_OUT_KB
 # output kept per test (256), GRADER_USER the test user when started as root
-# (compiling and running drop to it; required then), GRADER_SEED the seed of the
+# (compiling and running drop to it; nobody if unset), GRADER_SEED the seed of the
 # hidden inputs (default: 8 bytes of /dev/urandom, recorded in results.json),
 # GRADER_NO_REFUSE (set: skip the include and symbol refusals, to test that the
 # judge and the runner's filter hold on their own),
@@ -60,7 +60,8 @@ head_msg() { head -c 4000 "$1" | head -n 40; }   # compiler errors can be long
 # GRADER_USER; without root everything runs as the caller (see the guide).
 AS=(); RUN_UID=""; RUN_GID=""; SWEEP=0
 if [ "$(id -u)" = 0 ]; then
-  RUN_UID=$(id -u "${GRADER_USER:-}" 2>/dev/null) && RUN_GID=$(id -g "$GRADER_USER") &&
+  GRADER_USER=${GRADER_USER:-nobody}   # never run a submission as root
+  RUN_UID=$(id -u "$GRADER_USER" 2>/dev/null) && RUN_GID=$(id -g "$GRADER_USER") &&
     [ "$RUN_UID" != 0 ] || { echo "grade.sh: as root, GRADER_USER must name an unprivileged user" >&2; exit 2; }
   AS=(setpriv --reuid="$RUN_UID" --regid="$RUN_GID" --clear-groups --inh-caps=-all --)
   # Killing every process of the user is safe only for a user kept for grading.
@@ -337,9 +338,29 @@ done < grader/tests.tsv
 ELAPSED=$(( $(date +%s) - START ))
 SUMMARY="Score: @SCORE@ ($N graded tests, limits: $CPU s CPU, $MEM_MB MB, $OUT_KB KB output per test)"
 [ "$SECCOMP" = -lseccomp ] || SUMMARY="$SUMMARY (no libseccomp: the runner's system calls are not filtered)"
-if ! summary=$(python3 grader/results.py "$TOTAL_ROWS" "$RESULTS" "$SUMMARY" "$SEED"); then
-  echo "grade.sh: could not write $RESULTS" >&2; exit 1
-fi
+# results.json: by python's json module (the autograder's setup.sh installs it);
+# a student pack without python3 gets the same document from awk, escaped by hand.
+results_awk() {   # results_awk ROWS RESULTS SUMMARY -> prints the summary line
+  [ -L "$2" ] && { echo "grade.sh: $2 is a symlink; not written" >&2; return 1; }
+  awk -F'\t' -v summary="$3" -v out="$2.tmp.$$" '
+    function esc(s) { gsub(/\\/, "&&", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
+                      gsub(/\n/, "\\n", s); gsub(/[\001-\037\177]/, "", s); return s }
+    function body(f,   l, t, k) { t = ""; k = 0
+      while (k < 200 && (getline l < f) > 0) { t = t l "\n"; k++ } close(f); return t }
+    { n = $4 + 0; k = $5 + 0; if (k > n) k = n; if (k < 0) k = 0
+      sc = n > 0 ? $2 * k / n : 0; tot += sc; top += $2
+      t = t (NR > 1 ? ",\n" : "") sprintf("    {\"name\": \"%s\", \"score\": %g, \"max_score\": %g, \"visibility\": \"visible\", \"output\": \"%s\"}",
+            esc($1), sc, $2, esc($6 "\n" body($7))) }
+    END { sub(/@SCORE@/, sprintf("%g / %g", tot, top), summary)
+          printf "{\"score\": %g, \"output\": \"%s\", \"tests\": [\n%s\n]}\n", tot,
+                 esc(summary), t > out
+          print summary }' "$1" && mv -f "$2.tmp.$$" "$2"
+}
+if command -v python3 >/dev/null 2>&1; then
+  summary=$(python3 grader/results.py "$TOTAL_ROWS" "$RESULTS" "$SUMMARY" "$SEED")
+else
+  summary=$(results_awk "$TOTAL_ROWS" "$RESULTS" "$SUMMARY")
+fi || { echo "grade.sh: could not write $RESULTS" >&2; exit 1; }
 awk -F'\t' -v OFS='\t' '{s = ($5 > $4 ? $4 : $5); print $1, ($4 > 0 ? $2 * s / $4 : 0), $2, $6}' \
   "$TOTAL_ROWS" > "$W/tsv" && mv "$W/tsv" "${RESULTS%.json}.tsv"
 
