@@ -307,7 +307,8 @@ bench:
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
 # solution markers must pair and never nest, or the build stops. A pack takes its
 # chapter's title and exercises from chapters/*.md.
-ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/*) book/build/packs.sh \
+ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/* tests/grader/calls/*.c) \
+  book/build/packs.sh \
   $(LIB_SRCS) $(LIB_HDRS) $(UNIT_SRCS) $(CHAPTERS)
 solution-markers: $(B)/solution-markers.ok
 $(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(LIB_HDRS) $(wildcard code/*.c)

@@ -5,7 +5,10 @@
 # SUBMISSIONS_DIR holds one folder per student (any layout inside: the task files
 # are found by name). Writes OUT_DIR/NAME/results.json and the log for each
 # student, and OUT_DIR/grades.csv: student, total, max, then one column per test.
-# Runs the tests as 'nobody' when started as root. Limits: see grader/grade.sh.
+# As root, run_autograder runs the student's code as 'grader-run' (else
+# 'nobody'); no folder here is writable by it, and each student gets fresh
+# folders, so one student's leftovers cannot touch another's results.
+# Limits: see grader/grade.sh.
 set -u
 [ $# -eq 3 ] || { echo "usage: grade-folder.sh AUTOGRADER.zip SUBMISSIONS_DIR OUT_DIR" >&2; exit 2; }
 zip=$(readlink -f "$1"); subs=$(readlink -f "$2"); out=$3
@@ -14,15 +17,15 @@ mkdir -p "$out"; out=$(readlink -f "$out")
 root=$(mktemp -d "${TMPDIR:-/tmp}/grade-folder.XXXXXX")
 trap 'rm -rf "$root"' EXIT
 chmod 755 "$root"
-mkdir -p "$root/autograder/source" "$root/tmp"; chmod 1777 "$root/tmp"
+mkdir -p "$root/autograder/source"
 (cd "$root/autograder/source" && unzip -q "$zip") || exit 2
 csv="$out/grades.csv.tmp"; header=""
 for dir in "$subs"/*/; do
   name=$(basename "$dir")
-  rm -rf "$root/autograder/submission" "$root/autograder/results"
+  rm -rf "$root/autograder/submission" "$root/autograder/results" "$root/tmp"
   cp -R "$dir" "$root/autograder/submission"
-  mkdir -p "$root/autograder/results"
-  chmod -R a+rX "$root/autograder"; chmod 1777 "$root/autograder/results"
+  mkdir -p "$root/autograder/results" "$root/tmp"
+  chmod -R a+rX,go-w "$root/autograder" "$root/tmp"
   (cd "$root/autograder" && AUTOGRADER_ROOT="$root/autograder" TMPDIR="$root/tmp" \
      bash source/run_autograder > "$root/autograder/results/stdout" 2>&1)
   mkdir -p "$out/$name"

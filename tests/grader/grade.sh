@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# grade.sh -- grade an assignment pack: build it, run every graded test in its own
-# limited process, print a score table and write results.json (Gradescope's format).
+# grade.sh -- grade an assignment pack: build the submission as the test user,
+# refuse what it has no business defining, run every graded test with a judge
+# that holds no student code, print a score table and write results.json.
 #
 #   grader/grade.sh [-o RESULTS.json] [-q]      (run from the pack's top directory)
 #
 # Reads grader/tasks.tsv (task, source file, what to write) and grader/tests.tsv
-# (task, test file, Criterion suite/test, points, visible|hidden). It always
-# finishes and always writes its results: a file that does not compile falls back
-# to its stub (its tasks score 0 with the compiler's message), a test that crashes,
-# hangs or floods its output scores 0 with a message saying which.
+# (task, test file, Criterion suite/test, points, visible|hidden). Every task is
+# judged across two processes (grader/call.h, grader/calls/TASK.c): the test
+# binary (the judge) is built from the stubs and holds no student code; the
+# student's function runs in a runner, as the test user, under a syscall filter;
+# only the judge's own report counts, and what the runner prints is only shown.
 #
 # Limits (environment): GRADER_CPU seconds of CPU per test (5), GRADER_WALL seconds
 # of wall time per test (3 x CPU), GRADER_MEM_MB address space (1024), GRADER_OUT_KB
-# output kept per test (256; more is a flood), GRADER_USER run tests as this user
-# when started as root (e.g. nobody), GRADER_HIDDEN_VISIBILITY (visible) and
-# GRADER_CC (cc). Needs only bash, coreutils, make's compiler and Criterion.
+# output kept per test (256), GRADER_USER the test user when started as root
+# (compiling and running drop to it; nobody if unset), GRADER_SEED the seed of the
+# hidden inputs (default: 8 bytes of /dev/urandom, recorded in results.json),
+# GRADER_NO_REFUSE (set: skip the include and symbol refusals, to test that the
+# judge and the runner's filter hold on their own),
+# GRADER_HIDDEN_VISIBILITY (visible) and GRADER_CC (cc).
 set -u
 export LC_ALL=C
+umask 022
 cd "$(dirname "$0")/.." || exit 2
 PACK=$(pwd)
 RESULTS=results.json
@@ -32,38 +38,48 @@ case "$RESULTS" in /*) ;; *) RESULTS=$PACK/$RESULTS ;; esac
 
 CPU=${GRADER_CPU:-5}
 WALL=${GRADER_WALL:-$((3 * CPU))}
-MEM_KB=$(( ${GRADER_MEM_MB:-1024} * 1024 ))
-CAP=$(( ${GRADER_OUT_KB:-256} * 1024 ))
+MEM_MB=${GRADER_MEM_MB:-1024}
+MEM_KB=$(( MEM_MB * 1024 ))
+OUT_KB=${GRADER_OUT_KB:-256}
+CAP=$(( OUT_KB * 1024 ))
 CC=${GRADER_CC:-cc}
-HIDDEN_VIS=${GRADER_HIDDEN_VISIBILITY:-visible}
+SEED=${GRADER_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}
 # Warnings are shown, never fatal: a student loses points for wrong results only.
 CFLAGS="-std=c11 -O2 -ffp-contract=off -Wall -Wextra -Icode/lib"
 START=$(date +%s)
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || exit 2
-trap 'rm -rf "$W"' EXIT
-mkdir -p "$W/obj" "$W/bin" "$W/msg" "$W/run"
-chmod 755 "$W" "$W/bin"; chmod 1777 "$W/run"
+chmod 711 "$W"
+mkdir -p "$W/msg" "$W/judge" "$W/stub" && chmod 700 "$W/msg" "$W/judge" "$W/stub"
+mkdir -p "$W/bin" && chmod 755 "$W/bin"
 
 say() { [ "$QUIET" = 1 ] || printf '%s\n' "$*"; }
-# Keep the first lines of a message (compiler errors can be long).
-head_msg() { head -c 4000 "$1" | head -n 40; }
+head_msg() { head -c 4000 "$1" | head -n 40; }   # compiler errors can be long
 
-# Drop root privileges for the tests when asked and possible.
-DROP=()
-if [ "$(id -u)" = 0 ] && [ -n "${GRADER_USER:-}" ] && command -v setpriv >/dev/null; then
-  uid=$(id -u "$GRADER_USER" 2>/dev/null) && gid=$(id -g "$GRADER_USER") &&
-    DROP=(setpriv --reuid="$uid" --regid="$gid" --clear-groups --)
+# The test user: as root, every compile and every run of student code drops to
+# GRADER_USER; without root everything runs as the caller (see the guide).
+AS=(); RUN_UID=""; RUN_GID=""; SWEEP=0
+if [ "$(id -u)" = 0 ]; then
+  GRADER_USER=${GRADER_USER:-nobody}   # never run a submission as root
+  RUN_UID=$(id -u "$GRADER_USER" 2>/dev/null) && RUN_GID=$(id -g "$GRADER_USER") &&
+    [ "$RUN_UID" != 0 ] || { echo "grade.sh: as root, GRADER_USER must name an unprivileged user" >&2; exit 2; }
+  AS=(setpriv --reuid="$RUN_UID" --regid="$RUN_GID" --clear-groups --inh-caps=-all --)
+  # Killing every process of the user is safe only for a user kept for grading.
+  [ "$GRADER_USER" != nobody ] && SWEEP=1
 fi
+sweep() { [ "$SWEEP" = 1 ] && pkill -KILL -U "$RUN_UID" 2>/dev/null; return 0; }
+cleanup() { sweep; [ -n "${GRADER_KEEP:-}" ] && { echo "kept $W" >&2; return; }; rm -rf "$W"; }
+trap cleanup EXIT
 
 # ---------------------------------------------------------------------------
 # The manifest
 
-declare -A TASK_SRC=() BROKEN=() MISSING=() BIN_MSG=()
+declare -A TASK_SRC=() BROKEN=() MISSING=() REFUSED=()
 TASKS=()
 while IFS=$'\t' read -r task src _todo; do
   case "$task" in ''|'#'*) continue ;; esac
   TASKS+=("$task"); TASK_SRC[$task]=$src
+  [ -f "grader/calls/$task.c" ] || { echo "grade.sh: task $task has no grader/calls/$task.c" >&2; exit 2; }
 done < grader/tasks.tsv
 if [ -f grader/missing.txt ]; then
   while IFS= read -r f; do [ -n "$f" ] && MISSING[$f]=1; done < grader/missing.txt
@@ -71,171 +87,287 @@ fi
 is_task_src() { local t; for t in "${TASKS[@]}"; do [ "${TASK_SRC[$t]}" = "$1" ] && return 0; done; return 1; }
 
 # ---------------------------------------------------------------------------
-# Build: each library file on its own, so one broken file breaks only its tasks
+# Build the submission: a copy of the pack's library owned by the test user,
+# compiled by it, then taken back before anything is linked.
 
-compile() {   # compile SRC OBJ LOG -- under a time limit and an output cap
-  ( ulimit -t 60; ulimit -v $((2 * MEM_KB)) 2>/dev/null
-    timeout -k 2 120 "$CC" $CFLAGS -c "$1" -o "$2" ) > "$3.full" 2>&1
+B="$W/build"
+mkdir -p "$B/tmp" && cp -R code "$B/code"   # tmp: the compiler's, removed with $W
+# A task the book keeps static (attend_row_backward) is made visible, in the
+# submission and in the stubs alike, so the runner can call it and the judge's
+# copy of its file calls the proxy.
+unstatic() {   # unstatic FILE (in place)
+  local t
+  for t in "${TASKS[@]}"; do
+    sed -i -E "s/^static[[:space:]]+(([A-Za-z_][A-Za-z0-9_]*[[:space:]*]+)+$t[[:space:]]*\()/\1/" "$1"
+  done
+}
+for src in $(printf '%s\n' "${TASK_SRC[@]}" | sort -u); do
+  [ -f "$B/$src" ] && unstatic "$B/$src"
+done
+[ -n "$RUN_UID" ] && chown -R "$RUN_UID:$RUN_GID" "$B"
+
+compile_as() {   # compile_as SRC OBJ LOG (inside $B, as the test user, limited)
+  ( cd "$B" && ulimit -t 60 && ulimit -v $((2 * MEM_KB)) 2>/dev/null
+    exec "${AS[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C TMPDIR="$B/tmp" timeout -k 2 120 \
+      "$CC" $CFLAGS -c "$1" -o "$2" ) > "$3.full" 2>&1
   local rc=$?
   head -c 20000 "$3.full" > "$3"; rm -f "$3.full"
   return $rc
 }
 
+# A submitted source may include only the pack's headers and the C library's,
+# and may not carry assembly (which could .incbin any file).
+STD_H='assert|complex|ctype|errno|fenv|float|inttypes|iso646|limits|locale|math|stdalign|stdarg|stdatomic|stdbool|stddef|stdint|stdio|stdlib|stdnoreturn|string|tgmath|time|uchar|wchar|wctype'
+source_refusal() {   # source_refusal FILE -> prints one line, or nothing
+  local bad
+  bad=$(grep -nE '^[[:space:]]*#[[:space:]]*(include|embed|include_next|import)' "$1" |
+        grep -vE "#[[:space:]]*include[[:space:]]*(<($STD_H)\.h>|\"[A-Za-z0-9_]+(/[A-Za-z0-9_]+)?\.h\")[[:space:]]*(//.*)?$" |
+        head -n 1)
+  [ -n "$bad" ] && { echo "line ${bad%%:*}: only the pack's headers and the C standard headers may be included"; return; }
+  bad=$(grep -nE '(^|[^A-Za-z0-9_])(asm|__asm__|__asm|_Pragma)([^A-Za-z0-9_]|$)|__has_include|__FILE__|\\$' "$1" | head -n 1)
+  [ -n "$bad" ] && echo "line ${bad%%:*}: assembly, _Pragma, __has_include, __FILE__ and line splices are not accepted"
+}
+
+# Symbols a graded function has no business referring to.
+FORBIDDEN='^(main|_start|_init|_fini|exec[a-z]*|fexecve|fork|vfork|clone|clone3|system|popen|posix_spawn[a-z]*|syscall|atexit|at_quick_exit|on_exit|__cxa_atexit|__cxa_thread_atexit_impl|exit|_exit|_Exit|quick_exit|dlopen|dlsym|dlmopen|socket|connect|bind|ptrace|kill|signal|sigaction|raise|setjmp|longjmp|_setjmp|__longjmp_chk|open|open64|openat|fopen|fopen64|freopen|creat|unlink|symlink|link|rename|remove|chmod|chown|mkdir|getenv|secure_getenv|setenv|putenv|environ|__environ|__libc_start_main|pthread_create|mmap|mprotect|prctl|seccomp)$'
+symbol_refusal() {   # symbol_refusal SUBMITTED.o STUB.o -> one line, or nothing
+  local s
+  if objdump -h "$1" 2>/dev/null | grep -qE '\.(init_array|fini_array|ctors|dtors|preinit_array)'; then
+    echo "defines a constructor or destructor (code that runs before or after the tests)"; return
+  fi
+  s=$(comm -23 <(nm -g --defined-only "$1" 2>/dev/null | awk '{print $NF}' | sort -u) \
+               <(nm -g --defined-only "$2" 2>/dev/null | awk '{print $NF}' | sort -u) | head -n 1)
+  [ -n "$s" ] && { echo "defines '$s', which the stub does not (make helpers static)"; return; }
+  s=$(nm -u "$1" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | grep -E "$FORBIDDEN" | head -n 1)
+  [ -n "$s" ] && echo "refers to '$s', which a graded function has no business calling"
+}
+
 say "building the library"
 FATAL=""
-for src in $(ls code/lib/*/*.c 2>/dev/null | sort); do
-  obj="$W/obj/$(echo "$src" | tr / _).o"
-  log="$W/msg/$(echo "$src" | tr / _).log"
-  if compile "$src" "$obj" "$log"; then continue; fi
-  if is_task_src "$src" && [ -f "grader/stubs/$src" ]; then
-    BROKEN[$src]=$log
-    say "  $src does not compile: its tasks score 0 (the stub is used instead)"
-    compile "grader/stubs/$src" "$obj" "$log.stub" || FATAL="$FATAL$src "
+mkdir -p "$B/obj"; [ -n "$RUN_UID" ] && chown "$RUN_UID:$RUN_GID" "$B/obj"
+submitted() {   # submitted SRC: a task file the student changed (else the pack's own)
+  [ -f "grader/stubs/$1" ] && is_task_src "$1" && [ -z "${MISSING[$1]:-}" ] &&
+    ! cmp -s "$1" "grader/stubs/$1"
+}
+use_stub() {   # use_stub SRC: the stub replaces a refused or broken file
+  cp "grader/stubs/$1" "$B/$1"; unstatic "$B/$1"
+  compile_as "$1" "obj/$(echo "$1" | tr / _).o" "$W/msg/$(echo "$1" | tr / _).log.lib" ||
+    FATAL="$FATAL$1 "
+}
+SRCS=$(cd "$B" && ls code/lib/*/*.c 2>/dev/null | sort)
+for src in $SRCS; do
+  base=$(echo "$src" | tr / _)
+  if submitted "$src"; then
+    why=""; [ -z "${GRADER_NO_REFUSE:-}" ] && why=$(source_refusal "$B/$src")
+    if [ -n "$why" ]; then
+      REFUSED[$src]="$(basename "$src") is refused ($why)"; say "  ${REFUSED[$src]}"
+      use_stub "$src"
+    elif ! compile_as "$src" "obj/$base.o" "$W/msg/$base.log"; then
+      BROKEN[$src]="$W/msg/$base.log"
+      say "  $src does not compile: its tasks score 0 (the stub is used instead)"
+      use_stub "$src"
+    fi
   else
-    FATAL="$FATAL$src "
+    compile_as "$src" "obj/$base.o" "$W/msg/$base.log.lib" || FATAL="$FATAL$src "
   fi
 done
+# Take the objects back, then compare each submitted one with its stub's symbols.
+[ -n "$RUN_UID" ] && chown -R 0:0 "$B"
+for src in $SRCS; do
+  [ -z "${GRADER_NO_REFUSE:-}" ] && submitted "$src" && [ -z "${REFUSED[$src]:-}" ] && [ -z "${BROKEN[$src]:-}" ] || continue
+  base=$(echo "$src" | tr / _)
+  cp "grader/stubs/$src" "$W/stub/$base.c"; unstatic "$W/stub/$base.c"
+  "$CC" $CFLAGS -c "$W/stub/$base.c" -o "$W/stub/$base.o" 2>/dev/null
+  why=$(symbol_refusal "$B/obj/$base.o" "$W/stub/$base.o")
+  if [ -n "$why" ]; then
+    REFUSED[$src]="$(basename "$src") is refused: it $why"; say "  ${REFUSED[$src]}"
+    cp "grader/stubs/$src" "$B/$src"; unstatic "$B/$src"
+    "$CC" $CFLAGS -c "$B/$src" -o "$B/obj/$base.o" > "$W/msg/$base.log.lib" 2>&1 ||
+      FATAL="$FATAL$src "
+  fi
+done
+[ -n "$RUN_UID" ] && chown -R 0:0 "$B"
+chmod -R go-w "$B"
 LIB="$W/libpack.a"
 if [ -z "$FATAL" ]; then
-  ar rcs "$LIB" "$W"/obj/*.o 2>"$W/msg/ar.log" || FATAL="the library archive"
+  ar rcs "$LIB" "$B"/obj/*.o 2>"$W/msg/ar.log" || FATAL="the library archive"
 fi
 if [ -n "$FATAL" ]; then
   say "  cannot build: $FATAL"
   { echo "The pack does not build: $FATAL"; for f in $FATAL; do
-      l="$W/msg/$(echo "$f" | tr / _).log"; [ -f "$l" ] && head_msg "$l"; done; } > "$W/msg/fatal"
+      l="$W/msg/$(echo "$f" | tr / _).log.lib"; [ -f "$l" ] && head_msg "$l"; done; } > "$W/msg/fatal"
 fi
 
-# One binary per test file named in the manifest.
-GUARD="-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit"
+# ---------------------------------------------------------------------------
+# The runner (student code + our main + the call shims) and the judges (test
+# files + the stubbed library + proxies; no student code).
+
+SECCOMP=-lseccomp
+echo 'int main(void){return 0;}' > "$W/t.c"
+"$CC" "$W/t.c" -lseccomp -o "$W/t" 2>/dev/null || SECCOMP="-DGRADER_NO_SECCOMP"
+RUNNER_OK=0
+if [ -z "$FATAL" ]; then
+  { echo '#include "call.h"'
+    for t in "${TASKS[@]}"; do echo "GRADER_SHIM($t);"; done
+    echo 'typedef struct { const char *name; grader_shim_fn *fn; } shim_entry;'
+    echo 'extern const shim_entry grader_shims[]; extern const int grader_nshims;'
+    echo 'const shim_entry grader_shims[] = {'
+    for t in "${TASKS[@]}"; do echo "  {\"$t\", grader_shim_$t},"; done
+    echo '}; const int grader_nshims = sizeof grader_shims / sizeof *grader_shims;'
+  } > "$W/stub/shims.c"
+  calls=(); for t in "${TASKS[@]}"; do calls+=("grader/calls/$t.c"); done
+  lseccomp=""; [ "$SECCOMP" = -lseccomp ] && lseccomp=-lseccomp
+  if "$CC" $CFLAGS -Igrader $([ "$SECCOMP" != -lseccomp ] && echo "$SECCOMP") \
+       grader/runner.c "$W/stub/shims.c" "${calls[@]}" "$LIB" $lseccomp -lm \
+       -o "$W/bin/runner" > "$W/msg/runner.log" 2>&1; then
+    RUNNER_OK=1; chmod 755 "$W/bin/runner"
+  else
+    say "  the runner does not link against the submission"
+  fi
+  # The judges' library: the pack's stubs (never the submission), unoptimised so
+  # that a call inside a file goes through the symbol the proxy replaces.
+  mkdir -p "$W/judge/obj"
+  for src in code/lib/*/*.c; do
+    s=$src; [ -f "grader/stubs/$src" ] && s="grader/stubs/$src"
+    o="$W/judge/obj/$(echo "$src" | tr / _).o"
+    cp "$s" "$W/judge/src.c"; unstatic "$W/judge/src.c"
+    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
+      -c "$W/judge/src.c" -o "$o" 2>>"$W/msg/judge.log"
+    for t in "${TASKS[@]}"; do
+      objcopy --weaken-symbol="$t" "$o"
+    done
+  done
+  ar rcs "$W/judge/lib.a" "$W"/judge/obj/*.o
+fi
+
 TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | sort -u)
 for tf in $TEST_FILES; do
   [ -n "$FATAL" ] && break
-  log="$W/msg/$tf.log"
-  # With the exit() guard (GNU ld); without it where the linker has no --wrap.
-  if ( ulimit -t 60; timeout -k 2 120 "$CC" $CFLAGS -Wno-unused-function \
-         "tests/unit/$tf.c" grader/guard.c "$LIB" $GUARD -lcriterion -lm -o "$W/bin/$tf" \
-     ) > "$log" 2>&1 ||
-     ( ulimit -t 60; timeout -k 2 120 "$CC" $CFLAGS -Wno-unused-function \
-         "tests/unit/$tf.c" "$LIB" -lcriterion -lm -o "$W/bin/$tf" ) > "$log" 2>&1; then
-    continue
-  fi
-  BIN_MSG[$tf]=$log
-  say "  tests/unit/$tf.c does not build against the submission"
+  "$CC" $CFLAGS -O0 -Igrader -DGRADER_JUDGE -Wno-unused-function "tests/unit/$tf.c" \
+    grader/judge.c "${calls[@]}" "$W/judge/lib.a" -lcriterion -lm \
+    -o "$W/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$W/judge/$tf"
 done
+chmod 755 "$W/bin" "$W"/bin/* 2>/dev/null   # Criterion re-reads its own binary
 
 # ---------------------------------------------------------------------------
 # Run: one process per graded test, with limits
 
-# run_test BIN FILTER OUT -> prints "status elapsed"
-run_test() {
-  local t0 t1 rc
-  t0=$(date +%s%N)
-  ( cd "$W/run" || exit 99
-    ulimit -t "$CPU"; ulimit -v "$MEM_KB"; ulimit -f 32768; ulimit -c 0
-    # Fork bombs: a process limit only for the unprivileged user (it counts all of
-    # a user's processes, so a student's own desktop would hit it).
-    [ ${#DROP[@]} -gt 0 ] && ulimit -u 256
-    exec "${DROP[@]}" timeout -k 1 "$WALL" "$1" --filter "$2" -j1 --color=never \
-      --short-filename </dev/null
-  ) 2>&1 | head -c $((CAP + 1)) > "$3"
-  rc=${PIPESTATUS[0]}
-  t1=$(date +%s%N)
-  echo "$rc $(( (t1 - t0) / 1000000 ))"
-}
-
-json_str() {   # stdin -> a JSON string (ASCII: other bytes are dropped)
-  printf '"'
-  tr -d '\000-\010\013-\037\177-\377' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
-    awk 'NR > 1 {printf "\\n"} {printf "%s", $0}'
-  printf '"'
+# run_judged TESTFILE FILTER OUT RUNOUT -> prints "status"; the judge runs as us.
+run_judged() {
+  local dir="$W/run.$N"
+  mkdir -p "$dir"; : > "$4"
+  [ -n "$RUN_UID" ] && chown "$RUN_UID:$RUN_GID" "$dir" && chmod 700 "$dir"
+  ( ulimit -c 0
+    exec env -i PATH=/usr/bin:/bin LC_ALL=C GRADER_RUNNER="$W/bin/runner" \
+      GRADER_RUN_DIR="$dir" GRADER_RUN_OUT="$4" GRADER_RUN_UID="$RUN_UID" \
+      GRADER_RUN_GID="$RUN_GID" GRADER_CALL_SECONDS="$WALL" GRADER_CPU="$CPU" \
+      GRADER_MEM_MB="$MEM_MB" GRADER_OUT_KB="$OUT_KB" GRADER_SEED="$SEED" \
+      timeout -k 1 "$((WALL * 2))" "$W/judge/$1" --filter "$2" -j1 --color=never \
+      --short-filename </dev/null ) > "$3" 2>&1
+  echo $?
+  sweep; rm -rf "$dir"
 }
 
 declare -a ROWS=()
-JSON_TESTS=""
-TOTAL=0; MAX=0; N=0
-TSV="${RESULTS%.json}.tsv"
-: > "$W/tsv"
+TOTAL_ROWS="$W/rows.tsv"; : > "$TOTAL_ROWS"
+N=0
 while IFS=$'\t' read -r task tf filter points vis; do
   case "$task" in ''|'#'*) continue ;; esac
   N=$((N + 1))
   src=${TASK_SRC[$task]:-}
-  out="$W/out.$N"; msg="$W/msg.$N"; : > "$msg"
-  score=0; verdict=""
+  out="$W/msg/out.$N"; msg="$W/msg/msg.$N"; runout="$W/msg/runout.$N"; : > "$msg"
+  tested=0; passing=0; verdict=""
   if [ -n "$FATAL" ]; then
     verdict="build failed"; cat "$W/msg/fatal" > "$msg"
   elif [ -n "$src" ] && [ -n "${MISSING[$src]:-}" ]; then
     verdict="not submitted"; echo "$(basename "$src") was not found in the submission." > "$msg"
+  elif [ -n "$src" ] && [ -n "${REFUSED[$src]:-}" ]; then
+    verdict="refused"; echo "${REFUSED[$src]} Its tasks score 0." > "$msg"
   elif [ -n "$src" ] && [ -n "${BROKEN[$src]:-}" ]; then
     verdict="compile error"
     { echo "$src does not compile, so $task scores 0:"; head_msg "${BROKEN[$src]}"; } > "$msg"
-  elif [ -n "${BIN_MSG[$tf]:-}" ]; then
-    verdict="link error"
-    { echo "tests/unit/$tf.c does not build against the submission:"; head_msg "${BIN_MSG[$tf]}"; } > "$msg"
   else
-    read -r rc ms < <(run_test "$W/bin/$tf" "$filter" "$out")
-    size=$(wc -c < "$out")
-    syn=$(grep -a '^\[====\] Synthesis:' "$out" | tail -n 1)
-    tested=$(echo "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
-    passing=$(echo "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
-    crashing=$(echo "$syn" | sed -n 's/.*Crashing: \([0-9]*\).*/\1/p')
-    if [ "$size" -gt "$CAP" ]; then
-      verdict="output flood"
-      echo "The test printed more than $((CAP / 1024)) KB and was stopped; it scores 0. Remove the printing from your function." > "$msg"
-    elif [ "$rc" = 124 ] || [ "$rc" = 137 ] ||
-         { [ "$ms" -ge $((CPU * 1000)) ] && [ "$passing" != "$tested" ]; }; then
-      verdict="time limit"
-      echo "The test did not finish within the limit of $CPU s of CPU time ($WALL s wall) and was stopped; it scores 0. Look for an endless loop." > "$msg"
-    elif grep -aq '^grader: the code called' "$out"; then
-      verdict="called exit"
-      echo "The code $(grep -a -m1 '^grader: the code called' "$out" | sed 's/^grader: the code //'): a graded function must return, not end the program; it scores 0." > "$msg"
-    elif [ -z "$tested" ]; then
-      verdict="crashed"
-      echo "The test program died before reporting (exit status $rc); it scores 0." > "$msg"
-    elif [ "$tested" = 0 ]; then
-      verdict="no such test"
-      echo "Manifest error: no test matches $filter in $tf (tell your instructor)." > "$msg"
+    if [ "$RUNNER_OK" != 1 ] || [ ! -x "$W/judge/$tf" ]; then
+      verdict="link error"
+      { echo "The submission does not link:"; head_msg "$W/msg/runner.log"
+        [ -f "$W/msg/judge-$tf.log" ] && head_msg "$W/msg/judge-$tf.log"; } > "$msg"
     else
-      score=$(awk -v p="$points" -v a="$passing" -v b="$tested" 'BEGIN {printf "%g", p * a / b}')
-      if [ "$passing" = "$tested" ]; then verdict="passed"
-      elif [ "${crashing:-0}" != 0 ]; then
-        verdict="crashed"
-        echo "The function crashed (a bad memory access, an abort, or the memory limit of ${GRADER_MEM_MB:-1024} MB); it scores 0 for the crashed cases." > "$msg"
-      else verdict="failed"
+      rc=$(run_judged "$tf" "$filter" "$out" "$runout")
+      # The judge's own report: it links no student code, so its lines are ours.
+      syn=$(grep -a '^\[====\] Synthesis:' "$out" | tail -n 1)
+      tested=$(echo "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
+      passing=$(echo "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
+      if [ -z "$tested" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
+        verdict="time limit"; tested=0; passing=0
+        echo "The test did not finish within $((WALL * 2)) s; it scores 0. Look for a slow or endless loop." > "$msg"
+      elif [ -z "$tested" ]; then
+        verdict="judge failed"; tested=0; passing=0
+        echo "The judge stopped (status $rc) without a report; tell your instructor." > "$msg"
+      elif [ "$tested" = 0 ]; then
+        verdict="no such test"; echo "Manifest error: no test matches $filter in $tf." > "$msg"
+      elif [ "$passing" = "$tested" ]; then verdict="passed"
+      else
+        verdict="failed"
+        why=$(grep -a -m1 -oE '(did not return within|ended the program|made a system call|crashed|wrote (before|past)|changed argument|printed more)[^:]*' "$out")
+        [ -n "$why" ] && verdict="failed: $why"
       fi
-      [ "$tested" -gt 1 ] && verdict="$verdict ($passing/$tested)"
-    fi
-    # What the student sees: visible tests show Criterion's report, hidden ones only
-    # the verdict (their code and assertion text stay secret).
-    if [ "$vis" = visible ] && [ "${verdict%% *}" != passed ]; then
-      { head -c 3000 "$out" | grep -av '^\[====\]'; } >> "$msg"
-    elif [ "$vis" != visible ] && [ "${verdict%% *}" != passed ]; then
-      echo "Hidden test $filter: $verdict." >> "$msg"
+      case "$verdict" in failed*) echo "$task: $verdict." >> "$msg" ;; esac
+      if [ "$vis" = visible ] && [ "$verdict" != passed ]; then
+        grep -av '^\[====\]' "$out" | head -c 3000 >> "$msg"
+      elif [ "$verdict" != passed ]; then
+        echo "Hidden test $filter: $verdict." >> "$msg"
+      fi
+      if [ -s "$runout" ]; then
+        { echo "What your code printed (shown, never read by the grader):"
+          head -c 2000 "$runout" | tr -d '\000-\010\016-\037'; echo; } >> "$msg"
+      fi
     fi
   fi
-  TOTAL=$(awk -v a="$TOTAL" -v b="$score" 'BEGIN {printf "%g", a + b}')
-  MAX=$(awk -v a="$MAX" -v b="$points" 'BEGIN {printf "%g", a + b}')
   name="$task: $filter"
-  [ "$vis" = visible ] && jv=visible || jv=$HIDDEN_VIS
+  case "$tested" in ''|*[!0-9]*) tested=0 ;; esac
+  case "$passing" in ''|*[!0-9]*) passing=0 ;; esac
+  [ "$verdict" = passed ] || [ "${verdict%% *}" = passed ] || [ "${verdict%% *}" = failed ] ||
+    [ "${verdict%% *}" = crashed ] || { tested=0; passing=0; }
+  score=$(awk -v p="$points" -v a="$passing" -v b="$tested" \
+          'BEGIN {if (a > b) a = b; printf "%g", b > 0 ? p * a / b : 0}')
   ROWS+=("$(printf '%-66.66s %5s / %-3s %s' "$name" "$score" "$points" "$verdict")")
-  printf '%s\t%s\t%s\t%s\n' "$name" "$score" "$points" "$verdict" >> "$W/tsv"
-  [ -n "$JSON_TESTS" ] && JSON_TESTS="$JSON_TESTS,"
-  JSON_TESTS="$JSON_TESTS
-    {\"name\": $(printf '%s' "$name" | json_str), \"score\": $score, \"max_score\": $points,
-     \"visibility\": \"$jv\", \"output\": $(printf '%s\n' "$verdict" | cat - "$msg" | json_str)}"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$points" "$vis" "$tested" "$passing" \
+    "$verdict" "$msg" >> "$TOTAL_ROWS"
 done < grader/tests.tsv
 
 ELAPSED=$(( $(date +%s) - START ))
-SUMMARY="Score: $TOTAL / $MAX ($N graded tests, limits: $CPU s CPU, ${GRADER_MEM_MB:-1024} MB, $((CAP / 1024)) KB output per test)"
-{
-  printf '{\n  "score": %s,\n  "execution_time": %s,\n  "output": %s,\n  "tests": [%s\n  ]\n}\n' \
-    "$TOTAL" "$ELAPSED" "$(printf '%s\n' "$SUMMARY" | json_str)" "$JSON_TESTS"
-} > "$RESULTS.tmp" && mv "$RESULTS.tmp" "$RESULTS"
-mv "$W/tsv" "$TSV"
+SUMMARY="Score: @SCORE@ ($N graded tests, limits: $CPU s CPU, $MEM_MB MB, $OUT_KB KB output per test)"
+[ "$SECCOMP" = -lseccomp ] || SUMMARY="$SUMMARY (no libseccomp: the runner's system calls are not filtered)"
+# results.json: by python's json module (the autograder's setup.sh installs it);
+# a student pack without python3 gets the same document from awk, escaped by hand.
+results_awk() {   # results_awk ROWS RESULTS SUMMARY -> prints the summary line
+  [ -L "$2" ] && { echo "grade.sh: $2 is a symlink; not written" >&2; return 1; }
+  awk -F'\t' -v summary="$3" -v out="$2.tmp.$$" '
+    function esc(s) { gsub(/\\/, "&&", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s)
+                      gsub(/\n/, "\\n", s); gsub(/[\001-\037\177]/, "", s); return s }
+    function body(f,   l, t, k) { t = ""; k = 0
+      while (k < 200 && (getline l < f) > 0) { t = t l "\n"; k++ } close(f); return t }
+    { n = $4 + 0; k = $5 + 0; if (k > n) k = n; if (k < 0) k = 0
+      sc = n > 0 ? $2 * k / n : 0; tot += sc; top += $2
+      t = t (NR > 1 ? ",\n" : "") sprintf("    {\"name\": \"%s\", \"score\": %g, \"max_score\": %g, \"visibility\": \"visible\", \"output\": \"%s\"}",
+            esc($1), sc, $2, esc($6 "\n" body($7))) }
+    END { sub(/@SCORE@/, sprintf("%g / %g", tot, top), summary)
+          printf "{\"score\": %g, \"output\": \"%s\", \"tests\": [\n%s\n]}\n", tot,
+                 esc(summary), t > out
+          print summary }' "$1" && mv -f "$2.tmp.$$" "$2"
+}
+if command -v python3 >/dev/null 2>&1; then
+  summary=$(python3 grader/results.py "$TOTAL_ROWS" "$RESULTS" "$SUMMARY" "$SEED")
+else
+  summary=$(results_awk "$TOTAL_ROWS" "$RESULTS" "$SUMMARY")
+fi || { echo "grade.sh: could not write $RESULTS" >&2; exit 1; }
+awk -F'\t' -v OFS='\t' '{s = ($5 > $4 ? $4 : $5); print $1, ($4 > 0 ? $2 * s / $4 : 0), $2, $6}' \
+  "$TOTAL_ROWS" > "$W/tsv" && mv "$W/tsv" "${RESULTS%.json}.tsv"
 
 if [ "$QUIET" != 1 ]; then
   printf '\n%-66s %11s %s\n' "test" "points" "verdict"
   printf '%s\n' "${ROWS[@]}"
-  printf '%s\n' "$SUMMARY"
+  printf '%s\n' "$summary"
   echo "details: $RESULTS"
 fi
 exit 0

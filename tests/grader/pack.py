@@ -297,7 +297,14 @@ def build_pack(nn, man, instructor):
         f"{t['fn']}\t{t['file']}\t{t['filter']}\t{t['points']}\t{t['vis']}\n"
         for t in graded).encode(), 0o644)
     files["grader/grade.sh"] = (read("tests/grader/grade.sh").encode(), 0o755)
-    files["grader/guard.c"] = (read("tests/grader/guard.c").encode(), 0o644)
+    for f in ("judge.c", "runner.c", "call.h", "wire.h"):
+        files[f"grader/{f}"] = (read(f"tests/grader/{f}").encode(), 0o644)
+    files["grader/results.py"] = (read("tests/grader/results.py").encode(), 0o755)
+    for t in tasks:   # every task is judged across two processes (grader/call.h)
+        call = f"tests/grader/calls/{t['fn']}.c"
+        if not os.path.isfile(os.path.join(ROOT, call)):
+            sys.exit(f"pack.py: task {t['fn']} has no {call} (how the judge calls it)")
+        files[f"grader/calls/{t['fn']}.c"] = (read(call).encode(), 0o644)
     files["Makefile"] = (read("tests/grader/pack.mk").encode(), 0o644)
     files["README.md"] = (readme(nn, man).encode(), 0o644)
     return files
