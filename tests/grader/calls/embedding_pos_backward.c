@@ -1,6 +1,6 @@
 // void embedding_pos_backward(ids (N,), dout (N, E), dtable (V, E), n, v, e)
 #include "call.h"
-#include "train/embedding.h"
+#include "layers/embedding.h"
 
 #ifdef GRADER_JUDGE
 void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n,

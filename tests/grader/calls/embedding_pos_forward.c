@@ -1,6 +1,6 @@
 // int embedding_pos_forward(table (V, E), ids (N,), pe (N, E), out (N, E), n, v, e)
 #include "call.h"
-#include "train/embedding.h"
+#include "layers/embedding.h"
 
 #ifdef GRADER_JUDGE
 int embedding_pos_forward(const float *table, const int *ids, const float *pe,

@@ -1,10 +1,10 @@
 // void gru_cell_backward(p, g, x (B, D), h (B, H), cache (B, 4H), dh_out (B, H),
 //                        dx (B, D) or NULL, dh (B, H), work (B, 6H), b)
-#include "train/gru.h"
+#include "layers/gru.h"
 #include "call.h"
 
 #ifdef GRADER_JUDGE
-void gru_cell_backward(const gru_params_t *p, const gru_params_t *g, const float *x,
+void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
                        const float *h, const float *cache, const float *dh_out,
                        float *dx, float *dh, float *work, int b) {
     size_t d = GN(p->d_in), hh = GN(p->h), bb = GN(b);
