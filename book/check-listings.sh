@@ -23,6 +23,9 @@ for my $src (split /\n/, `find code -name "*.c" -o -name "*.h"`) {
   my $t = slurp($src) // next;
   while ($t =~ /$defre/g) { $known{$1} = 1 }
 }
+# "typedef float (*f)(...)" matches the pattern with a type name: C words are not functions.
+delete @known{qw(void char short int long float double signed unsigned const volatile
+                 static inline extern struct union enum typedef return sizeof _Bool)};
 # shown{N}{f}: chapter N shows a listing that defines or declares f.
 my %shown;
 for my $log (glob("$B/deps/[0-9][0-9]-*.html.snippets")) {
