@@ -125,6 +125,10 @@ outputs: $(OUTS)
 # what it prints, and chapter 8 trains for a while.)
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*) book/build/run.sh $(B) $*
+# The run writes data/NAME/values.tsv too. Removed on its own, it cannot be made
+# alone: say so, and drop the output so that the next make runs the program again.
+$(B)/data/%/values.tsv: | $(B)/out/%.txt
+	@[ -f $@ ] || { rm -f $(B)/out/$*.txt; echo "error: $@ is missing; make again to rerun $*" >&2; exit 1; }
 
 # --------------------------------------------------------------------------
 # Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
@@ -273,9 +277,9 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
 
 $(B)/tests/%: tests/unit/%.c $(LIB)
-	$(call say,CC,$<) $(call cc,$^ -lcriterion $(LDLIBS))
+	$(call say,CC,$<) $(call cc,$< $(LIB) -lcriterion $(LDLIBS))
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
-	$(call say,CC-SAN,$<) $(call cc,$(SAN) $^ -lcriterion $(LDLIBS))
+	$(call say,CC-SAN,$<) $(call cc,$(SAN) $< $(SAN_LIB) -lcriterion $(LDLIBS))
 
 # The PyTorch reference driver: tests/reference/driver.c plus one table of
 # wrappers per tests/reference/fns_*.c, listed in a generated header.

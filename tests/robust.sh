@@ -14,7 +14,10 @@
 #   4. a module moved to another group (as linear went from layers/ to base/):
 #      the next make of the programs succeeds, relinks the program that used it,
 #      and is then up to date (the old object, which the program's list of linked
-#      modules names, must not send make looking for the old source).
+#      modules names, must not send make looking for the old source);
+#   5. a header moves with it, its includes edited (as the engine moved
+#      train/additive.h to layers/): the unit test that includes it rebuilds (its
+#      stale .d must not hand the old header to the compiler).
 # The copy starts from BUILD_DIR's finished build (tar keeps file times, so make
 # finds it up to date) and only what is removed from it is remade: a few seconds.
 set -u
@@ -123,5 +126,18 @@ if ! mk programs > "$T/move.log" 2>&1; then fail "$what" "$(tail -n 6 "$T/move.l
 elif [ "$(stat -c %Y "$W/build/bin/ch01_intuition")" = "$before" ]; then
   fail "$what" "build/bin/ch01_intuition was not relinked"
 elif ! mk -q programs; then fail "$what" "$(mk -n programs 2>&1 | head -n 4)"
+else pass "$what"; fi
+
+# --- 5. a header moves, and a unit test that includes it ------------------------
+what="a header moved to another group: the unit test that includes it rebuilds"
+mkdir -p "$W/build/tests"
+cp -p "$B/tests/test_kernel_regression" "$B/tests/test_kernel_regression.d" "$W/build/tests/"
+mv "$W/code/lib/attention/kernel_regression.h" "$W/code/lib/base/kernel_regression.h"
+grep -rl 'attention/kernel_regression.h' "$W/code" "$W/tests/unit" |
+  xargs -d '\n' sed -i 's|attention/kernel_regression.h|base/kernel_regression.h|'
+if ! mk build/tests/test_kernel_regression > "$T/move-h.log" 2>&1; then
+  fail "$what" "$(tail -n 6 "$T/move-h.log")"
+elif ! "$W/build/tests/test_kernel_regression" > "$T/move-h.run" 2>&1; then
+  fail "$what" "the rebuilt test fails: $(tail -n 3 "$T/move-h.run")"
 else pass "$what"; fi
 exit 0
