@@ -130,8 +130,12 @@ else pass "$what"; fi
 
 # --- 5. a header moves, and a unit test that includes it ------------------------
 what="a header moved to another group: the unit test that includes it rebuilds"
-mkdir -p "$W/build/tests"
-cp -p "$B/tests/test_kernel_regression" "$B/tests/test_kernel_regression.d" "$W/build/tests/"
+# first built where the header is (case 4 moved the source only), leaving its .d
+mk build/tests/test_kernel_regression > "$T/move-h0.log" 2>&1
+if ! grep -q 'attention/kernel_regression.h' "$W/build/tests/test_kernel_regression.d" 2>/dev/null; then
+  fail "$what" "the unit test did not build before the move: $(tail -n 4 "$T/move-h0.log")"
+  exit 0
+fi
 mv "$W/code/lib/attention/kernel_regression.h" "$W/code/lib/base/kernel_regression.h"
 grep -rl 'attention/kernel_regression.h' "$W/code" "$W/tests/unit" |
   xargs -d '\n' sed -i 's|attention/kernel_regression.h|base/kernel_regression.h|'
