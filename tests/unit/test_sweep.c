@@ -863,6 +863,7 @@ static void sw_mask_builders(const int *s) {   // n, m, w
     mask_causal(sq, n);
     mask_full(rect, n, m);
     mask_band(sq, n, w);
+    mask_window_causal(sq, n, w);
     mask_random(sq, n, 0.5, &rng);
     mask_key_padding(ids, n, keep);
     mask_padding(ids, n, sq2);
@@ -885,6 +886,11 @@ static void sw_mask_measures(const int *s) {   // n, m, layers
     int rc = mask_reach(sq, n, layers, reach);
     cr_assert_eq(rc, n < 0 || layers < 0 ? -1 : 0, "mask_reach(%d, %d) = %d", n, layers,
                  rc);
+    int tr = mask_is_transitive(sq, n);
+    cr_assert(n <= 0 ? tr == 1 : tr == 0 || tr == 1, "mask_is_transitive = %d", tr);
+    int *depth = malloc((N2(n, n) ? N2(n, n) : 1) * sizeof *depth);
+    cr_assert_eq(mask_min_layers(sq, n, depth), n < 0 ? -1 : 0);
+    free(depth);
     float *w = fb(N2(n, m));
     mask_flow_t fl = mask_flow(w, n, m, 0.1);
     fin1(fl.mean_distance, "mean_distance"); fin1(fl.entropy, "entropy");
@@ -1138,9 +1144,10 @@ static const sweep_t SWEEP[] = {
          "sparse_pattern_bytes sparse_work_bytes sparse_forward sparse_two_step_reach",
          4, sw_sparse},
         {"mask_causal mask_full mask_band mask_random mask_key_padding mask_padding "
-         "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half",
+         "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half "
+         "mask_window_causal",
          3, sw_mask_builders},
-        {"mask_stats mask_reach mask_flow", 3, sw_mask_measures},
+        {"mask_stats mask_reach mask_flow mask_is_transitive mask_min_layers", 3, sw_mask_measures},
         {"mask_mha_batch", 4, sw_mask_mha_batch},
         {"kv_alloc kv_free kv_reset kv_step kv_macs_cached kv_macs_uncached "
          "kv_bytes_per_token kv_paged_tokens",
