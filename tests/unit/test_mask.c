@@ -313,7 +313,8 @@ static inline uint64_t grading_seed(void) {
 }
 
 // mask (n, m) <- each entry visible with probability p.
-static inline void random_rect(unsigned char *mask, int n, int m, double p, rng_t *rng) {
+static inline void random_rect(unsigned char *mask, int n, int m, double p,
+                               rng_t *rng) {
     for (int i = 0; i < n * m; i++) mask[i] = rng_uniform(rng) < p;
 }
 
@@ -341,8 +342,8 @@ Test(mask, stats_random_masks_from_the_grading_seed) {
             empty += count[i] == 0;
         }
         mask_stats_t s = mask_stats(mask, n, m);
-        cr_assert_eq(s.farthest, far, "(%d, %d): farthest %d, want %d", n, m, s.farthest,
-                     far);
+        cr_assert_eq(s.farthest, far, "(%d, %d): farthest %d, want %d", n, m,
+                     s.farthest, far);
         cr_assert_eq(s.max_visible, mx, "(%d, %d): max_visible", n, m);
         cr_assert_eq(s.min_visible, mn, "(%d, %d): min_visible", n, m);
         cr_assert_eq(s.empty_rows, empty, "(%d, %d): empty_rows", n, m);

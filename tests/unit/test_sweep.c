@@ -949,6 +949,10 @@ static void sw_alibi(const int *s) {   // n, d_k, d_v, heads
     fin(slopes, N1(heads), "slopes");
     alibi_bias(bias, n, 0.5f);
     fin(bias, N2(n, n), "bias");
+    alibi_bias_symmetric(bias, n, 0.5f);
+    fin(bias, N2(n, n), "symmetric bias");
+    cr_assert_eq(alibi_slopes_mixed(slopes, heads), heads < 1 ? -1 : 0);
+    fin(slopes, N1(heads), "mixed slopes");
     float *q = fb(N2(n, d_k)), *k = fb(N2(n, d_k)), *v = fb(N2(n, d_v));
     float *out = fb(N2(n, d_v)), *w = fb(N2(n, n));
     if (d_k >= 1) {   // "needs d_k >= 1"
@@ -992,6 +996,13 @@ static void sw_rope(const int *s) {   // n, d (even: 2 s[1]), pos0
                  bad || n < 0 ? -1 : 0);
     fin(x, N2(n, d), "x scaled");
     cr_assert_eq(rope_apply_scaled(x, n, d, pos0, NAN, ROPE_BASE), -1);
+    cr_assert_eq(rope_apply_half(x, n, d, pos0, ROPE_BASE), bad || n < 0 ? -1 : 0);
+    fin(x, N2(n, d), "x half");
+    float *sc = fb(N2(n, n));
+    cr_assert_eq(rope_scores(x, x, sc, n, n, d, pos0, 0, ROPE_BASE),
+                 bad || n < 0 ? -1 : 0);
+    fin(sc, N2(n, n), "scores");
+    free(sc);
     double nb = rope_ntk_base(ROPE_BASE, d, 2.0);
     double wl = rope_max_wavelength(d, ROPE_BASE);
     cr_assert(d >= 4 ? isfinite(nb) : isnan(nb), "rope_ntk_base(d %d) = %g", d, nb);
@@ -1147,16 +1158,19 @@ static const sweep_t SWEEP[] = {
          "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half "
          "mask_window_causal",
          3, sw_mask_builders},
-        {"mask_stats mask_reach mask_flow mask_is_transitive mask_min_layers", 3, sw_mask_measures},
+        {"mask_stats mask_reach mask_flow mask_is_transitive mask_min_layers", 3,
+         sw_mask_measures},
         {"mask_mha_batch", 4, sw_mask_mha_batch},
         {"kv_alloc kv_free kv_reset kv_step kv_macs_cached kv_macs_uncached "
          "kv_bytes_per_token kv_paged_tokens",
          4, sw_kv_cache},
-        {"alibi_slopes alibi_bias alibi_attention", 4, sw_alibi},
+        {"alibi_slopes alibi_bias alibi_attention alibi_bias_symmetric "
+         "alibi_slopes_mixed",
+         4, sw_alibi},
         {"learned_pe_alloc learned_pe_free learned_pe_init learned_pe_lookup", 3,
          sw_learned},
         {"rope_theta rope_apply rope_matrix rope_decay_bound rope_apply_scaled "
-         "rope_ntk_base rope_max_wavelength",
+         "rope_ntk_base rope_max_wavelength rope_apply_half rope_scores",
          3, sw_rope},
         {"sinusoidal_freq sinusoidal_table sinusoidal_offset_matrix", 3, sw_sinusoidal},
         {"tiled_exp tiled_workspace_bytes tiled_attention_forward", 4, sw_tiled},
