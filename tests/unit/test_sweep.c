@@ -49,6 +49,7 @@
 #include "layers/additive.h"
 #include "layers/embedding.h"
 #include "layers/gru.h"
+#include "layers/luong.h"
 #include "variants/hard.h"
 #include "variants/linear_attention.h"
 #include "variants/online.h"
@@ -729,6 +730,23 @@ static void sw_additive(const int *s) {
     free(th); free(wq); free(work); free(dq); free(dw_a); free(dv); free(dkeys);
     free(dann); free(du_a); free(mask);
 }
+static void sw_luong(const int *s) {   // T, S, K
+    int t = s[0], sd = s[1], k = s[2];
+    const luong_dims_t d = {t, sd, k};
+    float *q = fb(N1(sd)), *w = fb(N2(sd, k)), *ann = fb(N2(t, k));
+    float *alpha = fb(N1(t)), *c = fb(N1(k)), *ds = fb(N1(sd)), *dw = fb(N2(sd, k));
+    float *dann = fb(N2(t, k));
+    unsigned char *mask = mb(N1(t));
+    luong_general_scores(&d, q, w, ann, alpha);
+    fin(alpha, N1(t), "scores");
+    luong_general_attend(&d, q, w, ann, mask, alpha, c);
+    luong_general_attend(&d, q, w, ann, NULL, alpha, c);
+    fin(alpha, N1(t), "alpha"); fin(c, N1(k), "c");
+    luong_general_backward(&d, q, w, ann, alpha, c, ds, dw, dann);
+    fin(ds, N1(sd), "ds"); fin(dw, N2(sd, k), "dw"); fin(dann, N2(t, k), "dann");
+    free(q); free(w); free(ann); free(alpha); free(c); free(ds); free(dw); free(dann);
+    free(mask);
+}
 
 // --- variants/ ------------------------------------------------------------
 
@@ -1197,6 +1215,8 @@ static const sweep_t SWEEP[] = {
          4, sw_gru},
         {"addattn_keys_forward addattn_keys_backward addattn_forward addattn_backward",
          4, sw_additive},
+        {"luong_general_scores luong_general_attend luong_general_backward", 3,
+         sw_luong},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
