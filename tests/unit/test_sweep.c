@@ -48,6 +48,7 @@
 #include "layers/tied_embed.h"
 #include "layers/additive.h"
 #include "layers/embedding.h"
+#include "layers/geglu.h"
 #include "layers/gru.h"
 #include "layers/luong.h"
 #include "variants/hard.h"
@@ -730,6 +731,17 @@ static void sw_additive(const int *s) {
     free(th); free(wq); free(work); free(dq); free(dw_a); free(dv); free(dkeys);
     free(dann); free(du_a); free(mask);
 }
+static void sw_geglu(const int *s) {   // count
+    long n = s[0];
+    float *a = fb(N1(s[0])), *b = fb(N1(s[0])), *h = fb(N1(s[0]));
+    float *da = fb(N1(s[0])), *db = fb(N1(s[0]));
+    fin1(geglu_gelu((double)n), "gelu");
+    geglu_forward(a, b, h, n);
+    fin(h, N1(s[0]), "h");
+    geglu_backward(a, b, h, da, db, n);
+    fin(da, N1(s[0]), "da"); fin(db, N1(s[0]), "db");
+    free(a); free(b); free(h); free(da); free(db);
+}
 static void sw_luong(const int *s) {   // T, S, K
     int t = s[0], sd = s[1], k = s[2];
     const luong_dims_t d = {t, sd, k};
@@ -1217,6 +1229,7 @@ static const sweep_t SWEEP[] = {
          4, sw_additive},
         {"luong_general_scores luong_general_attend luong_general_backward", 3,
          sw_luong},
+        {"geglu_gelu geglu_forward geglu_backward", 1, sw_geglu},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
