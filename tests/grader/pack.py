@@ -189,7 +189,9 @@ def parse_manifest(path):
             continue
         f = line.split("\t")
         where = f"{path}:{n}"
-        if f[0] == "task" and len(f) == 4:
+        if f[0] == "hint" and len(f) == 3:   # read by the instructor edition (issue 25)
+            continue
+        if f[0] == "task" and len(f) in (4, 6):   # 6: ... STARS MINUTES (issue 25)
             if not os.path.isfile(os.path.join(ROOT, f[2])):
                 die(f"{where}: no file {f[2]}")
             tasks.append({"fn": f[1], "src": f[2], "todo": f[3]})

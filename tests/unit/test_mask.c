@@ -2,6 +2,7 @@
 // float16 rounding and a padded batch through multi-head attention.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,4 +299,193 @@ Test(mask, padded_batch_equals_unpadded_exactly) {
         }
     }
     mha_free(&p);
+}
+
+// ---------------------------------------------------------------------------
+// graded tasks the chapter does not print: statistics of random masks, the causal
+// window, transitivity, and the fewest layers between two positions
+
+// The grading seed (GRADER_SEED; a fixed one when unset): hidden tests draw their
+// masks from it, so no submission can know them in advance.
+static inline uint64_t grading_seed(void) {
+    const char *env = getenv("GRADER_SEED");
+    return env ? strtoull(env, NULL, 10) : 2024u;
+}
+
+// mask (n, m) <- each entry visible with probability p.
+static inline void random_rect(unsigned char *mask, int n, int m, double p,
+                               rng_t *rng) {
+    for (int i = 0; i < n * m; i++) mask[i] = rng_uniform(rng) < p;
+}
+
+// Statistics of random rectangular masks against a count written the other way
+// round (columns outer, distances from the key's side).
+Test(mask, stats_random_masks_from_the_grading_seed) {
+    rng_t rng;
+    rng_seed(&rng, grading_seed());
+    static const int sizes[][2] = {{1, 1}, {1, 7}, {7, 1}, {3, 5}, {9, 4}, {17, 17}};
+    for (int c = 0; c < 6; c++) {
+        int n = sizes[c][0], m = sizes[c][1];
+        unsigned char mask[17 * 17];
+        random_rect(mask, n, m, 0.2 + 0.6 * rng_uniform(&rng), &rng);
+        int count[17] = {0}, far = -1, total = 0;
+        for (int j = m - 1; j >= 0; j--)
+            for (int i = 0; i < n; i++)
+                if (mask[i * m + j]) {
+                    count[i]++, total++;
+                    far = abs(j - i) > far ? abs(j - i) : far;
+                }
+        int mx = 0, mn = m, empty = 0;
+        for (int i = 0; i < n; i++) {
+            mx = count[i] > mx ? count[i] : mx;
+            mn = count[i] < mn ? count[i] : mn;
+            empty += count[i] == 0;
+        }
+        mask_stats_t s = mask_stats(mask, n, m);
+        cr_assert_eq(s.farthest, far, "(%d, %d): farthest %d, want %d", n, m,
+                     s.farthest, far);
+        cr_assert_eq(s.max_visible, mx, "(%d, %d): max_visible", n, m);
+        cr_assert_eq(s.min_visible, mn, "(%d, %d): min_visible", n, m);
+        cr_assert_eq(s.empty_rows, empty, "(%d, %d): empty_rows", n, m);
+        cr_assert_float_eq(s.density, (double)total / (n * m), 1e-12, "(%d, %d)", n, m);
+    }
+}
+
+Test(mask, window_causal_by_hand) {
+    // n = 5, w = 1: the diagonal and the one below it.
+    const unsigned char expect[25] = {1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0,
+                                      0, 0, 1, 1, 0, 0, 0, 0, 1, 1};
+    unsigned char m[25];
+    memset(m, 7, sizeof m);
+    mask_window_causal(m, 5, 1);
+    cr_assert_arr_eq(m, expect, 25);
+}
+
+Test(mask, window_causal_edges) {
+    unsigned char m[16], c[16], d[16] = {0};
+    memset(m, 7, sizeof m);
+    mask_window_causal(m, 4, 3);             // w = n - 1: the causal mask
+    mask_causal(c, 4);
+    cr_assert_arr_eq(m, c, 16);
+    mask_window_causal(m, 4, 0);             // w = 0: the diagonal
+    for (int i = 0; i < 4; i++) d[i * 5] = 1;
+    cr_assert_arr_eq(m, d, 16);
+    mask_window_causal(m, 4, -1);            // w < 0: nothing
+    for (int i = 0; i < 16; i++) cr_assert_eq(m[i], 0, "w = -1: m[%d] = %d", i, m[i]);
+}
+
+// Random n and w: the window equals the causal mask AND the band of half-width w.
+Test(mask, window_causal_is_causal_and_band) {
+    rng_t rng;
+    rng_seed(&rng, grading_seed());
+    for (int c = 0; c < 12; c++) {
+        int n = 1 + (int)(rng_uniform(&rng) * 19), w = (int)(rng_uniform(&rng) * n) - 1;
+        unsigned char got[20 * 20], causal[20 * 20], band[20 * 20];
+        memset(got, 9, sizeof got);
+        mask_window_causal(got, n, w);
+        mask_causal(causal, n);
+        mask_band(band, n, w);
+        mask_and(causal, band, causal, (size_t)n * n);
+        for (int i = 0; i < n * n; i++)
+            cr_assert_eq(got[i], causal[i], "n %d, w %d: entry (%d, %d) = %d", n, w,
+                         i / n, i % n, got[i]);
+    }
+}
+
+Test(mask, transitive_by_hand) {
+    unsigned char m[25];
+    mask_causal(m, 5);
+    cr_assert_eq(mask_is_transitive(m, 5), 1, "causal");
+    mask_full(m, 5, 5);
+    cr_assert_eq(mask_is_transitive(m, 5), 1, "full");
+    mask_band(m, 5, 1);
+    cr_assert_eq(mask_is_transitive(m, 5), 0, "band w = 1");
+    mask_band(m, 5, 0);
+    cr_assert_eq(mask_is_transitive(m, 5), 1, "diagonal");
+}
+
+// Strictly causal (j < i): transitive, although M^2 != M (M^2 skips one step).
+// A single edge 0 -> 1 whose only path back is through a hidden diagonal.
+Test(mask, transitive_without_the_diagonal) {
+    unsigned char m[25];
+    mask_causal(m, 5);
+    for (int i = 0; i < 5; i++) m[i * 6] = 0;
+    cr_assert_eq(mask_is_transitive(m, 5), 1, "strictly causal");
+    const unsigned char one[4] = {0, 1, 0, 0};
+    cr_assert_eq(mask_is_transitive(one, 2), 1, "0 sees 1 only");
+    const unsigned char two[9] = {0, 1, 0, 0, 0, 1, 0, 0, 0};   // 0 -> 1 -> 2
+    cr_assert_eq(mask_is_transitive(two, 3), 0, "0 sees 1, 1 sees 2");
+    const unsigned char last[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};  // 2 -> 1 -> 0
+    cr_assert_eq(mask_is_transitive(last, 3), 0, "2 sees 1, 1 sees 0");
+}
+
+// Random masks (sparse ones are often transitive, dense ones rarely): against
+// the boolean product (I M)^2 from mask_reach, transitive iff two layers without
+// the residual see nothing one layer does not.
+Test(mask, transitive_random_masks_from_the_grading_seed) {
+    rng_t rng;
+    rng_seed(&rng, grading_seed());
+    int seen[2] = {0, 0};
+    for (int c = 0; c < 60; c++) {
+        int n = 1 + (int)(rng_uniform(&rng) * 9);
+        unsigned char m[81];
+        random_rect(m, n, n, 0.04 + 0.3 * rng_uniform(&rng), &rng);
+        int want = 1;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                int two = 0;
+                for (int k = 0; k < n; k++) two |= m[i * n + k] && m[k * n + j];
+                if (two && !m[i * n + j]) want = 0;
+            }
+        seen[want]++;
+        cr_assert_eq(mask_is_transitive(m, n), want, "case %d (n = %d)", c, n);
+    }
+    cr_assert(seen[0] > 0 && seen[1] > 0);
+}
+
+Test(mask, min_layers_band_by_hand) {
+    // n = 7, w = 2: j arrives after ceil(|i - j| / 2) layers.
+    int d[49];
+    unsigned char m[49];
+    mask_band(m, 7, 2);
+    cr_assert_eq(mask_min_layers(m, 7, d), 0);
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 7; j++)
+            cr_assert_eq(d[i * 7 + j], (abs(i - j) + 1) / 2, "depth[%d][%d] = %d", i, j,
+                         d[i * 7 + j]);
+}
+
+Test(mask, min_layers_causal_chain_and_never) {
+    // Query i sees only i - 1: j < i arrives after i - j layers, j > i never.
+    unsigned char m[36] = {0};
+    for (int i = 1; i < 6; i++) m[i * 6 + i - 1] = 1;
+    int d[36];
+    memset(d, 0x55, sizeof d);
+    cr_assert_eq(mask_min_layers(m, 6, d), 0);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            cr_assert_eq(d[i * 6 + j], j <= i ? i - j : -1, "depth[%d][%d] = %d", i, j,
+                         d[i * 6 + j]);
+    cr_assert_eq(mask_min_layers(m, -1, d), -1);
+}
+
+// Random sparse masks: depth[i][j] <= L exactly where L layers of mask_reach
+// reach, for every L up to n.
+Test(mask, min_layers_agrees_with_reach_from_the_grading_seed) {
+    rng_t rng;
+    rng_seed(&rng, grading_seed());
+    for (int c = 0; c < 10; c++) {
+        int n = 1 + (int)(rng_uniform(&rng) * 12);
+        unsigned char m[144], reach[144];
+        int d[144];
+        random_rect(m, n, n, 0.05 + 0.2 * rng_uniform(&rng), &rng);
+        cr_assert_eq(mask_min_layers(m, n, d), 0);
+        for (int layers = 0; layers <= n; layers++) {
+            cr_assert_eq(mask_reach(m, n, layers, reach), 0);
+            for (int i = 0; i < n * n; i++)
+                cr_assert_eq(d[i] >= 0 && d[i] <= layers, reach[i] != 0,
+                             "n %d, %d layers: depth[%d][%d] = %d, reach %d", n, layers,
+                             i / n, i % n, d[i], reach[i]);
+        }
+    }
 }

@@ -48,7 +48,9 @@
 #include "layers/tied_embed.h"
 #include "layers/additive.h"
 #include "layers/embedding.h"
+#include "layers/geglu.h"
 #include "layers/gru.h"
+#include "layers/luong.h"
 #include "variants/hard.h"
 #include "variants/linear_attention.h"
 #include "variants/online.h"
@@ -729,6 +731,34 @@ static void sw_additive(const int *s) {
     free(th); free(wq); free(work); free(dq); free(dw_a); free(dv); free(dkeys);
     free(dann); free(du_a); free(mask);
 }
+static void sw_geglu(const int *s) {   // count
+    long n = s[0];
+    float *a = fb(N1(s[0])), *b = fb(N1(s[0])), *h = fb(N1(s[0]));
+    float *da = fb(N1(s[0])), *db = fb(N1(s[0]));
+    fin1(geglu_gelu((double)n), "gelu");
+    geglu_forward(a, b, h, n);
+    fin(h, N1(s[0]), "h");
+    geglu_backward(a, b, h, da, db, n);
+    fin(da, N1(s[0]), "da"); fin(db, N1(s[0]), "db");
+    free(a); free(b); free(h); free(da); free(db);
+}
+static void sw_luong(const int *s) {   // T, S, K
+    int t = s[0], sd = s[1], k = s[2];
+    const luong_dims_t d = {t, sd, k};
+    float *q = fb(N1(sd)), *w = fb(N2(sd, k)), *ann = fb(N2(t, k));
+    float *alpha = fb(N1(t)), *c = fb(N1(k)), *ds = fb(N1(sd)), *dw = fb(N2(sd, k));
+    float *dann = fb(N2(t, k));
+    unsigned char *mask = mb(N1(t));
+    luong_general_scores(&d, q, w, ann, alpha);
+    fin(alpha, N1(t), "scores");
+    luong_general_attend(&d, q, w, ann, mask, alpha, c);
+    luong_general_attend(&d, q, w, ann, NULL, alpha, c);
+    fin(alpha, N1(t), "alpha"); fin(c, N1(k), "c");
+    luong_general_backward(&d, q, w, ann, alpha, c, ds, dw, dann);
+    fin(ds, N1(sd), "ds"); fin(dw, N2(sd, k), "dw"); fin(dann, N2(t, k), "dann");
+    free(q); free(w); free(ann); free(alpha); free(c); free(ds); free(dw); free(dann);
+    free(mask);
+}
 
 // --- variants/ ------------------------------------------------------------
 
@@ -863,6 +893,7 @@ static void sw_mask_builders(const int *s) {   // n, m, w
     mask_causal(sq, n);
     mask_full(rect, n, m);
     mask_band(sq, n, w);
+    mask_window_causal(sq, n, w);
     mask_random(sq, n, 0.5, &rng);
     mask_key_padding(ids, n, keep);
     mask_padding(ids, n, sq2);
@@ -885,6 +916,11 @@ static void sw_mask_measures(const int *s) {   // n, m, layers
     int rc = mask_reach(sq, n, layers, reach);
     cr_assert_eq(rc, n < 0 || layers < 0 ? -1 : 0, "mask_reach(%d, %d) = %d", n, layers,
                  rc);
+    int tr = mask_is_transitive(sq, n);
+    cr_assert(n <= 0 ? tr == 1 : tr == 0 || tr == 1, "mask_is_transitive = %d", tr);
+    int *depth = malloc((N2(n, n) ? N2(n, n) : 1) * sizeof *depth);
+    cr_assert_eq(mask_min_layers(sq, n, depth), n < 0 ? -1 : 0);
+    free(depth);
     float *w = fb(N2(n, m));
     mask_flow_t fl = mask_flow(w, n, m, 0.1);
     fin1(fl.mean_distance, "mean_distance"); fin1(fl.entropy, "entropy");
@@ -943,6 +979,10 @@ static void sw_alibi(const int *s) {   // n, d_k, d_v, heads
     fin(slopes, N1(heads), "slopes");
     alibi_bias(bias, n, 0.5f);
     fin(bias, N2(n, n), "bias");
+    alibi_bias_symmetric(bias, n, 0.5f);
+    fin(bias, N2(n, n), "symmetric bias");
+    cr_assert_eq(alibi_slopes_mixed(slopes, heads), heads < 1 ? -1 : 0);
+    fin(slopes, N1(heads), "mixed slopes");
     float *q = fb(N2(n, d_k)), *k = fb(N2(n, d_k)), *v = fb(N2(n, d_v));
     float *out = fb(N2(n, d_v)), *w = fb(N2(n, n));
     if (d_k >= 1) {   // "needs d_k >= 1"
@@ -986,6 +1026,13 @@ static void sw_rope(const int *s) {   // n, d (even: 2 s[1]), pos0
                  bad || n < 0 ? -1 : 0);
     fin(x, N2(n, d), "x scaled");
     cr_assert_eq(rope_apply_scaled(x, n, d, pos0, NAN, ROPE_BASE), -1);
+    cr_assert_eq(rope_apply_half(x, n, d, pos0, ROPE_BASE), bad || n < 0 ? -1 : 0);
+    fin(x, N2(n, d), "x half");
+    float *sc = fb(N2(n, n));
+    cr_assert_eq(rope_scores(x, x, sc, n, n, d, pos0, 0, ROPE_BASE),
+                 bad || n < 0 ? -1 : 0);
+    fin(sc, N2(n, n), "scores");
+    free(sc);
     double nb = rope_ntk_base(ROPE_BASE, d, 2.0);
     double wl = rope_max_wavelength(d, ROPE_BASE);
     cr_assert(d >= 4 ? isfinite(nb) : isnan(nb), "rope_ntk_base(d %d) = %g", d, nb);
@@ -1138,18 +1185,22 @@ static const sweep_t SWEEP[] = {
          "sparse_pattern_bytes sparse_work_bytes sparse_forward sparse_two_step_reach",
          4, sw_sparse},
         {"mask_causal mask_full mask_band mask_random mask_key_padding mask_padding "
-         "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half",
+         "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half "
+         "mask_window_causal",
          3, sw_mask_builders},
-        {"mask_stats mask_reach mask_flow", 3, sw_mask_measures},
+        {"mask_stats mask_reach mask_flow mask_is_transitive mask_min_layers", 3,
+         sw_mask_measures},
         {"mask_mha_batch", 4, sw_mask_mha_batch},
         {"kv_alloc kv_free kv_reset kv_step kv_macs_cached kv_macs_uncached "
          "kv_bytes_per_token kv_paged_tokens",
          4, sw_kv_cache},
-        {"alibi_slopes alibi_bias alibi_attention", 4, sw_alibi},
+        {"alibi_slopes alibi_bias alibi_attention alibi_bias_symmetric "
+         "alibi_slopes_mixed",
+         4, sw_alibi},
         {"learned_pe_alloc learned_pe_free learned_pe_init learned_pe_lookup", 3,
          sw_learned},
         {"rope_theta rope_apply rope_matrix rope_decay_bound rope_apply_scaled "
-         "rope_ntk_base rope_max_wavelength",
+         "rope_ntk_base rope_max_wavelength rope_apply_half rope_scores",
          3, sw_rope},
         {"sinusoidal_freq sinusoidal_table sinusoidal_offset_matrix", 3, sw_sinusoidal},
         {"tiled_exp tiled_workspace_bytes tiled_attention_forward", 4, sw_tiled},
@@ -1176,6 +1227,9 @@ static const sweep_t SWEEP[] = {
          4, sw_gru},
         {"addattn_keys_forward addattn_keys_backward addattn_forward addattn_backward",
          4, sw_additive},
+        {"luong_general_scores luong_general_attend luong_general_backward", 3,
+         sw_luong},
+        {"geglu_gelu geglu_forward geglu_backward", 1, sw_geglu},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 

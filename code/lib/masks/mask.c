@@ -155,6 +155,56 @@ int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reac
 }
 // end snippet
 
+void mask_window_causal(unsigned char *mask, int n, int w) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            unsigned char visible = 0;
+            // BEGIN SOLUTION
+            visible = j <= i && i - j <= w;
+            // END SOLUTION
+            mask[(size_t)i * n + j] = visible;
+        }
+}
+
+int mask_is_transitive(const unsigned char *mask, int n) {
+    if (n <= 0) return 1;
+    // BEGIN SOLUTION
+    // For every pair i -> k -> j that the mask allows, i -> j must be allowed too.
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            if (!mask[(size_t)i * n + k]) continue;
+            for (int j = 0; j < n; j++)
+                if (mask[(size_t)k * n + j] && !mask[(size_t)i * n + j]) return 0;
+        }
+    return 1;
+    // END SOLUTION
+}
+
+int mask_min_layers(const unsigned char *mask, int n, int *depth) {
+    if (n < 0) return -1;
+    // BEGIN SOLUTION
+    // Layer by layer, as mask_reach grows reach: row i of depth is a
+    // breadth-first search from i along visible entries. After layer L, i holds
+    // j if i sees some k (or is k) that held j after layer L - 1.
+    for (int i = 0; i < n; i++) {
+        int *row = depth + (size_t)i * n;
+        for (int j = 0; j < n; j++) row[j] = j == i ? 0 : -1;
+        for (int layer = 1, grew = 1; grew; layer++) {
+            grew = 0;
+            for (int k = 0; k < n; k++) {        // k reached in layer - 1 layers
+                if (row[k] != layer - 1) continue;
+                for (int j = 0; j < n; j++)      // j reached k's position in one
+                    if (row[j] < 0 && mask[(size_t)k * n + j]) {
+                        row[j] = layer;
+                        grew = 1;
+                    }
+            }
+        }
+    }
+    // END SOLUTION
+    return 0;
+}
+
 // snippet: mask_flow
 mask_flow_t mask_flow(const float *w, int n, int m, double threshold) {
     mask_flow_t f = {0.0, 0.0, -1};

@@ -110,6 +110,28 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m);
 // (torch: torch.matrix_power((I | mask).long(), layers) > 0)
 int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reach);
 
+// -> mask (n, n), mask[i][j] = 1 iff 0 <= i - j <= w: causal attention over a
+// sliding window, query i sees itself and the w tokens before it (Mistral's
+// sliding-window attention; Longformer's causal band). w = 0 leaves the
+// diagonal; w >= n - 1 is mask_causal; w < 0 hides everything. n = 0 writes
+// nothing. (torch: torch.ones(n, n).tril().triu(-w).bool())
+void mask_window_causal(unsigned char *mask, int n, int w);
+
+// mask (n, n) -> 1 if it is transitive as a relation (i sees k and k sees j
+// imply i sees j; in boolean matrix products M^2 <= M), else 0. A transitive
+// mask never lets a second layer see further than the first (exercise 1).
+// n <= 0: 1 (the empty relation is transitive).
+// (torch: not ((m.long() @ m.long() > 0) & ~m).any())
+int mask_is_transitive(const unsigned char *mask, int n);
+
+// mask (n, n) of one layer -> depth (n, n): the fewest stacked layers (with the
+// residual connection, as in mask_reach) after which information at position j
+// has arrived at position i; 0 for i == j, -1 if no number of layers gets it
+// there. depth[i][j] <= L exactly where mask_reach(mask, n, L) sets reach[i][j].
+// Returns 0; -1 (depth untouched) if n < 0. n = 0 writes nothing.
+// (torch: no built-in; a breadth-first search per query over the mask's edges)
+int mask_min_layers(const unsigned char *mask, int n, int *depth);
+
 typedef struct {
     double mean_distance;  // sum_j w_ij |i - j|, averaged over the rows
     double entropy;        // -sum_j w_ij ln w_ij (nats), averaged over the rows

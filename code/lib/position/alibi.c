@@ -43,3 +43,26 @@ int alibi_attention(const float *q, const float *k, const float *v, float slope,
     free(causal);
     return 0;
 }
+
+void alibi_bias_symmetric(float *bias, int n, float slope) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float b = 0.0f;
+            // BEGIN SOLUTION
+            b = -slope * (float)abs(i - j);
+            // END SOLUTION
+            bias[(long)i * n + j] = b;
+        }
+}
+
+int alibi_slopes_mixed(float *slopes, int heads) {
+    if (heads < 1) return -1;
+    int p = 1;
+    while (p <= heads / 2) p *= 2;               // the largest power of 2 <= heads
+    // BEGIN SOLUTION
+    for (int h = 1; h <= p; h++) slopes[h - 1] = (float)exp2(-8.0 * h / p);
+    for (int h = 1; h <= heads - p; h++)         // 2p heads' slopes 1, 3, 5, ...
+        slopes[p + h - 1] = (float)exp2(-8.0 * (2 * h - 1) / (2 * p));
+    // END SOLUTION
+    return 0;
+}

@@ -31,4 +31,20 @@ void alibi_bias(float *bias, int n, float slope);
 int alibi_attention(const float *q, const float *k, const float *v, float slope,
                     float *out, float *weights, int n, int d_k, int d_v);
 
+// -> bias (n, n): bias[i][j] = -slope |i - j|, the bidirectional ALiBi of an
+// encoder (every key visible; the penalty grows with the distance either way).
+// n <= 0 writes nothing.
+// (torch: -slope * (i - j).abs() with i, j from torch.arange(n))
+void alibi_bias_symmetric(float *bias, int n, float slope);
+
+// slopes (heads,) <- the slopes of Press et al.'s code for any number of heads:
+// with p the largest power of 2 <= heads, the first p are alibi_slopes for p
+// heads, 2^(-8 h / p), h = 1 .. p; the other heads - p are every other slope of
+// the 2p-head sequence starting with its first, 2^(-8 (2 h - 1) / (2 p)),
+// h = 1 .. heads - p (slopes p never used, halfway between the first ones). A
+// power of 2 gives alibi_slopes exactly. Returns 0; -1 (nothing written) if
+// heads < 1.
+// (torch: get_slopes(heads) in github.com/ofirpress/attention_with_linear_biases)
+int alibi_slopes_mixed(float *slopes, int heads);
+
 #endif

@@ -85,3 +85,42 @@ double rope_decay_bound(int d, long dist, double base) {
     return total / (d / 2);
 }
 // end snippet
+
+int rope_apply_half(float *x, int n, int d, long pos0, double base) {
+    if (n < 0 || d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
+    int h = d / 2;
+    for (int r = 0; r < n; r++) {
+        float *row = x + (long)r * d;
+        // BEGIN SOLUTION
+        for (int i = 0; i < h; i++) {
+            double a = (double)(pos0 + r) * pow(base, -2.0 * i / d);
+            double c = cos(a), s = sin(a);
+            double x0 = row[i], x1 = row[i + h];
+            row[i] = (float)(x0 * c - x1 * s);
+            row[i + h] = (float)(x0 * s + x1 * c);
+        }
+        // END SOLUTION
+    }
+    return 0;
+}
+
+int rope_scores(const float *q, const float *k, float *scores, int n, int m, int d,
+                long qpos0, long kpos0, double base) {
+    if (n < 0 || m < 0 || d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            const float *qi = q + (long)i * d, *kj = k + (long)j * d;
+            double s = 0.0;
+            // BEGIN SOLUTION
+            double dist = (double)((kpos0 + j) - (qpos0 + i));
+            for (int p = 0; p < d / 2; p++) {
+                double phi = dist * pow(base, -2.0 * p / d);
+                double q0 = qi[2 * p], q1 = qi[2 * p + 1];
+                double k0 = kj[2 * p], k1 = kj[2 * p + 1];
+                s += (q0 * k0 + q1 * k1) * cos(phi) + (q1 * k0 - q0 * k1) * sin(phi);
+            }
+            // END SOLUTION
+            scores[(long)i * m + j] = (float)s;
+        }
+    return 0;
+}

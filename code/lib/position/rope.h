@@ -59,4 +59,25 @@ int rope_matrix(float *r, int d, long pos, double base);
 // grows. 0 if d < 2 or d is odd or base <= 0; at dist = 0 it is (d/2 + 1) / 2.
 double rope_decay_bound(int d, long dist, double base);
 
+// x (n, d) <- rope_apply in the "rotate half" layout of GPT-NeoX and Hugging
+// Face's LLaMA: pair i is (x_i, x_{i + d/2}), not (x_2i, x_2i+1), turned by the
+// same angle a = (pos0 + r) base^(-2i / d):
+//   x'_i = x_i cos(a) - x_{i+d/2} sin(a),  x'_{i+d/2} = x_i sin(a) + x_{i+d/2} cos(a).
+// It is rope_apply with the columns permuted (2i -> i, 2i + 1 -> i + d/2).
+// Sizes, errors and precision as rope_apply.
+// (torch: x * cos + rotate_half(x) * sin, as in transformers' LLaMA)
+int rope_apply_half(float *x, int n, int d, long pos0, double base);
+
+// q (n, d), k (m, d) unrotated -> scores (n, m): the dot product of query i
+// turned for position qpos0 + i with key j turned for kpos0 + j, computed
+// without turning either: pair p contributes
+//   (q_2p k_2p + q_2p+1 k_2p+1) cos(phi) + (q_2p+1 k_2p - q_2p k_2p+1) sin(phi),
+//   phi = ((kpos0 + j) - (qpos0 + i)) theta_p,
+// so only the distance enters. Not scaled by 1 / sqrt(d). In double.
+// n or m = 0 writes nothing; d = 0 gives scores 0. Returns 0; -1 (scores
+// untouched) if n, m or d is negative, d is odd or base <= 0.
+// (torch: (rope(q, qpos) @ rope(k, kpos).T))
+int rope_scores(const float *q, const float *k, float *scores, int n, int m, int d,
+                long qpos0, long kpos0, double base);
+
 #endif

@@ -1,0 +1,15 @@
+// MISTAKE: divides by the sum unconditionally, so a row with every position hidden gives NaN.
+    float max = -INFINITY;
+    for (int t = 0; t < t_len; t++)
+        if ((!mask || mask[t]) && alpha[t] > max) max = alpha[t];
+    double sum = 0.0;
+    for (int t = 0; t < t_len; t++) {
+        alpha[t] = (!mask || mask[t]) ? expf(alpha[t] - max) : 0.0f;
+        sum += alpha[t];
+    }
+    for (int t = 0; t < t_len; t++) alpha[t] = (float)(alpha[t] / sum);
+    for (int b = 0; b < k; b++) {
+        double acc = 0.0;
+        for (int t = 0; t < t_len; t++) acc += (double)alpha[t] * ann[(long)t * k + b];
+        c[b] = (float)acc;
+    }

@@ -1,0 +1,17 @@
+// MISTAKE: leaves the positions that are never reached at 0 instead of -1.
+    for (int i = 0; i < n; i++) {
+        int *row = depth + (size_t)i * n;
+        for (int j = 0; j < n; j++) row[j] = j == i ? 0 : -1;
+        for (int layer = 1, grew = 1; grew; layer++) {
+            grew = 0;
+            for (int k = 0; k < n; k++) {
+                if (row[k] != layer - 1) continue;
+                for (int j = 0; j < n; j++)
+                    if (row[j] < 0 && mask[(size_t)k * n + j]) {
+                        row[j] = layer;
+                        grew = 1;
+                    }
+            }
+        }
+        for (int j = 0; j < n; j++) row[j] = row[j] < 0 ? 0 : row[j];
+    }
