@@ -81,7 +81,13 @@ function Pandoc(doc)
   -- Pass 2: resolve every directive.
   local blocks = {}
   local has_citations = false
+  local main_matter = FORMAT ~= 'latex'   -- the PDF: the preface stays front matter
   each_block(doc.blocks, function(block)
+    if not main_matter and block.t == 'Header' and block.level == 1
+        and not block.classes:includes('unnumbered') then
+      blocks[#blocks + 1] = pandoc.RawBlock('latex', '\\bookmainmatter')
+      main_matter = true
+    end
     headings(block)
     -- walk_block visits what is inside a block, so wrap each top-level block.
     local out
@@ -89,6 +95,13 @@ function Pandoc(doc)
       out = { contents() }
     else
       out = pandoc.walk_block(pandoc.Div({ block }), directives).content
+    end
+    if FORMAT == 'latex' and block.t == 'Header' and block.level == 1
+        and block.classes:includes('unnumbered') then
+      -- \chapter* sets no running head: the page heads would name the chapter before
+      local title = pandoc.utils.stringify(block):gsub('[\\{}%%#&$_^~]', '')
+      out[#out + 1] = pandoc.RawBlock('latex',
+        '\\markboth{\\MakeUppercase{' .. title .. '}}{\\MakeUppercase{' .. title .. '}}')
     end
     for _, b in ipairs(out) do
       pandoc.walk_block(pandoc.Div({ b }), { Cite = function() has_citations = true end })

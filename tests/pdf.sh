@@ -229,8 +229,13 @@ for p, page in enumerate(pages, 1):
     if any(w[2] == "Chapter" for w in words_all[:2]):
         break
     seen = seen or p
-    for line in re.findall(r"<line [^>]*>(.*?)</line>", page, re.S):
-        ws = [(float(a), float(b), html.unescape(t)) for a, b, t in re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"[\d.]+\">(.*?)</word>", line)]
+    # a line is the words on one baseline, left to right (pdftotext may cut a
+    # number that stands far from its title into a line of its own)
+    rows = {}
+    for a, b, y, t in re.findall(r"<word xMin=\"([\d.]+)\" yMin=\"[\d.]+\" xMax=\"([\d.]+)\" yMax=\"([\d.]+)\">(.*?)</word>", page):
+        rows.setdefault(round(float(y)), []).append((float(a), float(b), html.unescape(t)))
+    for y in sorted(rows):
+        ws = sorted(rows[y])
         if not ws or not ws[0][2][:1].isdigit() or re.fullmatch(r"\d+", ws[0][2]) and len(ws) == 1:
             continue   # not a numbered entry, or a page number on its own
         if not re.fullmatch(r"\d+(\.\d+)*", ws[0][2]) or len(ws) < 2:
