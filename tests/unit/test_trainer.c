@@ -13,6 +13,7 @@
 #include "train/trainer.h"
 #include "models/seq2seq.h"
 #include "models/transformer.h"
+#include "models/gpt.h"
 
 // ---------------------------------------------------------------------------
 // counting allocations: this binary's malloc, calloc and realloc count the
@@ -266,5 +267,27 @@ Test(trainer, no_allocation_in_a_transformer_step) {
     tf_work_free(md.work);
     trainer_free(&tr);
     mirror_split_free(&s);
+}
+Test(trainer, no_allocation_in_a_gpt_step) {
+    gpt_model_t md = {.cfg = {.V = 11, .C = 8, .L = 2, .NH = 4, .NKV = 2, .F = 6,
+                              .B_max = 2, .T_max = 5, .rope_base = 10000.0}};
+    int tokens[2 * 6];
+    for (int i = 0; i < 12; i++) tokens[i] = (3 * i + 1) % 11;
+    gpt_batch_t bt = {.B = 2, .T = 5, .tokens = tokens};
+    trainer_config_t c = toy_config(1);
+    trainer_t tr;
+    cr_assert_eq(trainer_init(&tr, &c, gpt_param_count(&md.cfg), 1), 0);
+    rng_t rng;
+    rng_seed(&rng, 1);
+    gpt_init(tr.w, &md.cfg, &rng);
+    gpt_bind(&md.p, tr.w, &md.cfg);
+    gpt_bind(&md.g, tr.g, &md.cfg);
+    md.work = gpt_work_new(&md.cfg);
+    cr_assert_not_null(md.work);
+    trainer_model_t m = {.self = &md, .forward = gpt_model_forward,
+                         .backward = gpt_model_backward};
+    cr_assert_eq(allocations_in_step(&tr, &m, &bt), 0);
+    gpt_work_free(md.work);
+    trainer_free(&tr);
 }
 #endif
