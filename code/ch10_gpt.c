@@ -41,6 +41,7 @@ static const char *PROG = "ch10_gpt";
 
 #define HELD_FRACTION 0.1
 #define CLIP_NORM 1.0
+#define WEIGHT_DECAY 0.1f   // AdamW's, on the embedding and the matrices
 enum { GEN_TOKENS = 48, N_SAMPLES = 3 };
 
 typedef struct {
@@ -63,6 +64,7 @@ typedef struct {
     gpt_batch_t bt;
     double train_cpu;            // seconds of CPU time in trainer_run
     float *logits, *logits2, *scratch;
+    unsigned char *decay;        // (P,) AdamW's decay mask: 0 for the norms
 } run_t;
 
 // ---------------------------------------------------------------------------
@@ -347,10 +349,13 @@ static float lr_cosine(float peak, long k, long n, long w) {
 static void train(run_t *run) {
     gpt_model_t *md = &run->md;
     long n = gpt_param_count(&md->cfg);
+    run->decay = xmalloc(PROG, (size_t)n);
+    gpt_decay_mask(run->decay, &md->cfg);
     trainer_config_t tc = {.epochs = (int)run->o.rounds, .lr = (float)run->o.lr,
                            .warmup = run->o.steps, .schedule = lr_cosine,
                            .beta1 = 0.9f, .beta2 = 0.95f, .eps = 1e-8f,
-                           .weight_decay = 0.0f, .clip = CLIP_NORM,
+                           .weight_decay = WEIGHT_DECAY, .decay = run->decay,
+                           .clip = CLIP_NORM,
                            .clock = clock_cpu_seconds, .progress = progress_print,
                            .progress_ctx = (void *)PROG};
     xok(PROG, trainer_init(&run->tr, &tc, n, (int)run->o.steps), "trainer_init");
@@ -376,9 +381,10 @@ static void train(run_t *run) {
 static void section_training(report_t *r, run_t *run) {
     report_section(r, "training");
     const trainer_t *t = &run->tr;
-    printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdam (no weight "
-           "decay), warm-up %ld steps then cosine, clip %.1f\n", run->o.rounds,
-           run->o.steps, run->bt.B, run->bt.T, run->o.steps, CLIP_NORM);
+    printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdamW (weight "
+           "decay %.1f, not on the norms), warm-up %ld steps then cosine, clip %.1f\n",
+           run->o.rounds, run->o.steps, run->bt.B, run->bt.T, (double)WEIGHT_DECAY,
+           run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
     FILE *f = report_data(r, "loss.dat");
     if (f) fprintf(f, "# step train_loss held_loss (nats per token)\n");
@@ -397,6 +403,7 @@ static void section_training(report_t *r, run_t *run) {
     report_value(r, "held_last", "%.2f", t->val_loss[last]);
     report_value(r, "train_last", "%.2f", t->train_loss[last]);
     report_value(r, "lr", "%g", run->o.lr);
+    report_value(r, "weight_decay", "%.1f", (double)WEIGHT_DECAY);
     report_value(r, "batch", "%.0f", run->bt.B);
     report_value(r, "warmup", "%.0f", (double)run->o.steps);
     report_value(r, "train_steps", "%.0f", (double)(run->o.steps * run->o.rounds));
@@ -684,7 +691,7 @@ static void run_free(run_t *run) {
     corpus_split_free(&run->split);
     corpus_free(&run->corpus);
     free(run->train_tok), free(run->held_tok), free(run->batch_tok);
-    free(run->logits), free(run->logits2), free(run->scratch);
+    free(run->logits), free(run->logits2), free(run->scratch), free(run->decay);
 }
 
 static int check_opts(const cli_t *cli, char *why, size_t size) {

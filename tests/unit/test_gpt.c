@@ -33,6 +33,34 @@ Test(gpt, param_count) {
     cr_assert_eq(gpt_param_count(&c), 88 + 2 * (8 + 64 + 32 + 32 + 64 + 8 + 144) + 8);
 }
 
+// The decay mask spares exactly the norms' scales, wherever gpt_bind puts them.
+Test(gpt, decay_mask_spares_the_norms) {
+    gpt_config_t c = small();
+    long n = gpt_param_count(&c);
+    float *buf = calloc((size_t)n, sizeof *buf);
+    unsigned char *mask = malloc((size_t)n);
+    cr_assert(buf && mask);
+    memset(mask, 7, (size_t)n);
+    gpt_decay_mask(mask, &c);
+    gpt_params_t p;
+    gpt_bind(&p, buf, &c);
+    for (int l = 0; l < c.L; l++)
+        for (int i = 0; i < c.C; i++) {
+            p.layer[l].n1[i] = 1.0f;
+            p.layer[l].n2[i] = 1.0f;
+        }
+    for (int i = 0; i < c.C; i++) p.nf[i] = 1.0f;
+    long zeros = 0;
+    for (long i = 0; i < n; i++) {
+        cr_assert(mask[i] <= 1, "mask[%ld] = %d", i, mask[i]);
+        cr_assert_eq(mask[i] == 0, buf[i] == 1.0f, "parameter %ld", i);
+        zeros += mask[i] == 0;
+    }
+    cr_assert_eq(zeros, (2L * c.L + 1) * c.C);
+    free(buf);
+    free(mask);
+}
+
 Test(gpt, sample_rules) {
     float logits[5] = {0.1f, 2.0f, 1.9f, -1.0f, 2.0f}, scratch[10];
     rng_t rng;

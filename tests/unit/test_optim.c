@@ -38,3 +38,19 @@ Test(optim, clipping_scales_to_the_limit) {
     cr_assert_float_eq(optim_clip_norm(g, 2, 10.0), 1.0, 1e-6);   // no change
     cr_assert_float_eq(g[0], 0.6f, 1e-6);
 }
+
+// AdamW's decay w *= 1 - lr wd, with a zero gradient (no Adam move): only the
+// parameters the mask marks decay; without a mask every one does.
+Test(optim, adamw_decays_what_the_mask_marks) {
+    float w[2] = {1, 1}, g[2] = {0, 0}, m[2] = {0}, v[2] = {0};
+    const unsigned char mask[2] = {1, 0};
+    optim_adam_t o = {.lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                      .weight_decay = 0.5f, .decay = mask, .m = m, .v = v, .n = 2};
+    optim_adam_step(&o, w, g);
+    cr_assert_float_eq(w[0], 0.95f, 1e-7);
+    cr_assert_float_eq(w[1], 1.0f, 1e-7);
+    o.decay = NULL;
+    optim_adam_step(&o, w, g);
+    cr_assert_float_eq(w[0], 0.95f * 0.95f, 1e-7);
+    cr_assert_float_eq(w[1], 0.95f, 1e-7);
+}

@@ -72,6 +72,26 @@ void gpt_init(float *buf, const gpt_config_t *c, rng_t *rng) {
     for (long i = 0; i < C; i++) p.nf[i] = 1.0f;
 }
 
+static unsigned char *fill_bytes(unsigned char *at, long n, unsigned char value) {
+    memset(at, value, (size_t)n);
+    return at + n;
+}
+
+// snippet: gpt_decay_mask
+void gpt_decay_mask(unsigned char *mask, const gpt_config_t *c) {
+    long HS = c->C / c->NH, C = c->C;
+    long attn = C * c->NH * HS + 2 * C * c->NKV * HS + c->NH * HS * C;
+    unsigned char *at = fill_bytes(mask, (long)c->V * C, 1);   // wte
+    for (int l = 0; l < c->L; l++) {
+        at = fill_bytes(at, C, 0);                     // n1
+        at = fill_bytes(at, attn, 1);                  // wq wk wv wo
+        at = fill_bytes(at, C, 0);                     // n2
+        at = fill_bytes(at, 3 * C * (long)c->F, 1);    // w1 w3 w2
+    }
+    fill_bytes(at, C, 0);                              // nf
+}
+// end snippet
+
 // What one layer keeps for its backward pass (N rows).
 typedef struct {
     float *x_in;         // (N, C) the residual stream entering the layer

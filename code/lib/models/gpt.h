@@ -56,6 +56,11 @@ void gpt_bind(gpt_params_t *p, float *buf, const gpt_config_t *c);
 // projections of each block (W_o, W_2) normal(0, 0.02 / sqrt(2 L)), norms 1.
 void gpt_init(float *buf, const gpt_config_t *c, rng_t *rng);
 
+// mask (gpt_param_count bytes) for AdamW's weight decay, in gpt_bind's order:
+// 1 for the embedding and every matrix, 0 for the norms' scales (n1, n2, nf),
+// which decay would pull towards 0 instead of their neutral value 1.
+void gpt_decay_mask(unsigned char *mask, const gpt_config_t *c);
+
 typedef struct gpt_work gpt_work_t;   // activations and scratch, opaque
 
 // Allocate the workspace for B_max x T_max. NULL if memory ran out or the

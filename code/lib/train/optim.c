@@ -11,7 +11,8 @@ void optim_adam_step(optim_adam_t *o, float *w, const float *g) {
     float a = (float)(o->lr / c1), s2 = (float)(1.0 / sqrt(c2));
     if (o->weight_decay != 0.0f) {   // AdamW: decay decoupled from the gradient
         float keep = 1.0f - o->lr * o->weight_decay;
-        for (size_t i = 0; i < o->n; i++) w[i] *= keep;
+        for (size_t i = 0; i < o->n; i++)
+            if (!o->decay || o->decay[i]) w[i] *= keep;
     }
     for (size_t i = 0; i < o->n; i++) {
         // BEGIN SOLUTION

@@ -42,6 +42,7 @@ int trainer_init(trainer_t *t, const trainer_config_t *c, long n_params,
     t->total = (long)c->epochs * n_batches;
     t->opt = (optim_adam_t){.lr = c->lr, .beta1 = c->beta1, .beta2 = c->beta2,
                             .eps = c->eps, .weight_decay = c->weight_decay,
+                            .decay = c->decay,
                             .m = t->m, .v = t->v, .n = n};
     return 0;
 }

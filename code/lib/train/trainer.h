@@ -55,6 +55,7 @@ typedef struct {
     long warmup;                               // steps, for the schedule
     trainer_schedule_fn schedule;              // NULL: lr throughout
     float beta1, beta2, eps, weight_decay;     // AdamW (weight_decay 0: Adam)
+    const unsigned char *decay;                // (P,) 1 = decays; NULL: all do
     double clip;                               // gradient-norm limit (<= 0: none)
     double (*clock)(void);                     // seconds, or NULL: not timed
     void (*progress)(void *ctx, const progress_t *p);   // or NULL
