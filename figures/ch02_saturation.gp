@@ -2,7 +2,7 @@
 fig_w = 1.0
 fig_h = 0.85
 load 'figures/style.gp'
-set multiplot layout 1,2 margins 0.09, 0.98, 0.2, 0.88 spacing 0.09, 0
+set multiplot layout 1,2 margins 0.09, 0.98, 0.23, 0.88 spacing 0.09, 0
 set logscale x 2
 set xrange [0.8:1300]
 set xtics (1, 4, 16, 64, 256, 1024)

@@ -2,7 +2,7 @@
 # Each panel: rows are queries, columns keys. The colour shows sqrt(weight),
 # so that a thin, even spread (global) is still visible next to weights near 1.
 fig_w = 1.0
-fig_h = 0.5
+fig_h = 0.56
 load 'figures/style.gp'
 @heatmap_style
 set cbrange [0:1]
@@ -14,7 +14,7 @@ set tics scale 0
 unset xtics
 unset ytics
 set yrange [] reverse
-set multiplot layout 1, 4 margins 0.065, 0.88, 0.12, 0.88 spacing 0.025, 0
+set multiplot layout 1, 4 margins 0.065, 0.84, 0.2, 0.88 spacing 0.025, 0
 names = 'diagonal local global sparse'
 do for [i=1:4] {
     name = word(names, i)
@@ -22,7 +22,7 @@ do for [i=1:4] {
     set xlabel 'key' offset 0, 0.6
     if (i == 1) { set ylabel 'query' offset 1.2, 0 } else { unset ylabel }
     if (i == 4) {
-        set colorbox user origin screen 0.905, screen 0.17 size screen 0.015, screen 0.66
+        set colorbox user origin screen 0.86, screen 0.24 size screen 0.015, screen 0.62
         set cblabel 'weight' offset 0.5, 0
     }
     plot data.'pattern_'.name.'.dat' matrix using 1:2:(sqrt($3)) \

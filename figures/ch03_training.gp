@@ -4,8 +4,9 @@
 fig_w = 1.25
 fig_h = 0.85
 load 'figures/style.gp'
-set multiplot layout 1, 3 margins 0.07, 0.97, 0.2, 0.88 spacing 0.07, 0
+set multiplot layout 1, 3 margins 0.14, 0.97, 0.26, 0.88 spacing 0.07, 0
 set xlabel 'step'
+set xtics 100
 set ylabel 'loss'
 set yrange [0:*]
 set title 'loss' offset 0, -0.5

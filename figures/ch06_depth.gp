@@ -2,9 +2,9 @@
 # Left: mean number of positions a query can draw on (boolean reachability).
 # Right: mean distance a unit of attention weight travels through W^L.
 fig_w = 1.0
-fig_h = 0.6
+fig_h = 0.75
 load 'figures/style.gp'
-set multiplot layout 1, 2 margins 0.07, 0.8, 0.14, 0.9 spacing 0.09, 0
+set multiplot layout 1, 2 margins 0.07, 0.8, 0.24, 0.84 spacing 0.09, 0
 set xlabel 'layers L'
 set xrange [1:8]
 set key at screen 0.82, screen 0.75 left top vertical font ',9' samplen 1.5

@@ -2,7 +2,7 @@
 # Rows are queries, columns keys; future keys (blank) are hidden by the
 # causal mask; the diagonal (bias 0) is pale yellow. Each panel has its own colour scale: the slopes differ 128-fold.
 fig_w = 1.0
-fig_h = 0.62
+fig_h = 0.74
 load 'figures/style.gp'
 set palette defined (0 '#08306b', 0.5 '#6baed6', 1 '#fff3b0')
 unset grid
@@ -12,7 +12,7 @@ set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set tics scale 0 font ',10'
 set cbtics font ',9'
-set multiplot layout 1, 3 margins 0.07, 0.92, 0.14, 0.88 spacing 0.12, 0
+set multiplot layout 1, 3 margins 0.07, 0.87, 0.24, 0.88 spacing 0.13, 0
 heads = "1 4 8"
 slopes = "'1/2' '1/16' '1/256'"
 do for [t=1:3] {

@@ -16,7 +16,7 @@ set xtics rotate by 90 right
 set yrange [*:*] reverse
 set autoscale xfix
 set autoscale yfix
-set multiplot layout 1, 2 margins 0.07, 0.99, 0.12, 0.93 spacing 0.06, 0
+set multiplot layout 1, 2 margins 0.1, 0.99, 0.16, 0.93 spacing 0.07, 0
 set title sprintf('Transformer: block %s, head %s', recorded('mirror_block'), \
                   recorded('mirror_head')) font ',11'
 set ylabel 'output word' font ',10'

@@ -16,6 +16,10 @@ if (term eq 'svg') {
     # The SVG is scaled to the page's width, so its text is sized against the
     # figure's width, whatever fig_w is: 14 units in 640 is 16 px on a desktop
     # and 9 px on a phone, where style.css keeps figures at least 26rem wide.
+    # The PDF's text is smaller against its canvas (pdfcairo's fontscale is
+    # 0.5), so a label that fits there may fall off the SVG's canvas, where
+    # gnuplot drops it without a word: margins leave room for the SVG's text
+    # (tests/figures.sh checks every label of every figure in both outputs).
     set terminal svg size 640*fig_w, 390*fig_h dynamic enhanced \
         font sprintf('DejaVu Sans,%.1f', 14*fig_w) linewidth 1.3 background rgb 'white'
 } else {
