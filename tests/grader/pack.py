@@ -4,6 +4,9 @@
   pack.py check [FILE...]            solution markers pair and never nest (exit 1 if not)
   pack.py assignments OUT_DIR        OUT/chNN/ and OUT/chNN.tar.gz: the student packs
   pack.py gradescope OUT_DIR         OUT/chNN.zip: one Gradescope autograder per chapter
+  pack.py stub-all DIR               rewrite DIR/SOURCE, for every task SOURCE of every
+                                     manifest, with every graded region stubbed as a
+                                     pack stubs it (a program tarball: no solutions)
 
 A chapter's manifest, tests/assignments/chNN.tsv, has tab-separated lines:
 
@@ -388,9 +391,29 @@ def write_zip(out_path, files):
     os.replace(out_path + ".tmp", out_path)
 
 
+def stub_all(out_dir):
+    """Every graded function of every chapter stubbed in out_dir's copy of its source."""
+    by_src, todos = {}, {}
+    for man in manifests().values():
+        for t in man["tasks"]:
+            by_src.setdefault(t["src"], set()).add(t["fn"])
+            todos[t["fn"]] = t["todo"]
+    for src, fns in sorted(by_src.items()):
+        dest = os.path.join(out_dir, src)
+        if not os.path.isfile(dest):
+            continue   # the tarball does not ship this source
+        text = transform(src, fns, todos)
+        with open(dest + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(dest + ".tmp", dest)
+    return 0
+
+
 def main(argv):
     if len(argv) >= 1 and argv[0] == "check":
         return check([os.path.abspath(p) for p in argv[1:]])
+    if len(argv) == 2 and argv[0] == "stub-all":
+        return stub_all(argv[1])
     if len(argv) != 2 or argv[0] not in ("assignments", "gradescope"):
         print(__doc__, file=sys.stderr)
         return 2
