@@ -80,6 +80,7 @@ help:
 	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
 	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
 	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
+	@echo 'make wrongs-table the common mistakes (tests/grader/wrong/) and what each scores'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
 	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
@@ -332,6 +333,12 @@ $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | 
 # the pages, the EPUB, the PDF, the program tarballs, the student packs.
 leaks: all assignments
 	$(call say,CHECK,graded bodies in the outputs) python3 tests/grader/leak.py $(B)
+
+# The instructor's table of common mistakes: every wrong version graded by the
+# real judge (tests/grader/wrongs.py), with its score and what is wrong in it.
+wrongs-table: $(LIB)
+	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
+	  python3 tests/grader/wrongs.py $(B) --table | sort
 
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
 # why), the test locale and Node.js. Idempotent: apt runs only if something is missing.
