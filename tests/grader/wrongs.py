@@ -282,7 +282,7 @@ def main(argv):
     if table:
         bad = [t for _, g, t in lines if not g]
         for t in bad:
-            print("NOT CAUGHT: " + t, file=sys.stderr)
+            print("fails: " + t, file=sys.stderr)
     return 0 if ok else 1
 
 
