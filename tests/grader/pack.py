@@ -273,6 +273,35 @@ def chapter_title(nn):
     return f"Chapter {int(nn)}", None
 
 
+def graded_exercises(chapter, fns):
+    """The numbered items of the chapter's Exercises section that name one of fns
+    as their pack task, as plain Markdown (cross-references cut down to words)."""
+    if not chapter:
+        return ""
+    text = read(os.path.join("chapters", chapter))
+    m = re.search(r"^## Exercises[^\n]*\n(.*?)(?=^#{1,2} |\Z)", text, re.M | re.S)
+    if not m:
+        return ""
+    items, cur = [], None
+    for line in m.group(1).split("\n"):
+        if re.match(r"^\d+\.\s", line):
+            cur = [line]
+            items.append(cur)
+        elif cur is not None and (line.startswith("   ") or not line.strip()):
+            cur.append(line)
+        else:
+            cur = None
+    out = []
+    for item in items:
+        body = "\n".join(item).strip()
+        if any(f"`{fn}`" in body for fn in fns) and re.search(r"graded", body):
+            body = re.sub(r"\[\]\(#(sec|fig|eq):[^)]*\)", "the chapter", body)
+            body = re.sub(r"\[([^\]]*)\]\(#[^)]*\)", r"\1", body)
+            body = re.sub(r"\[([^\]]*)\]\{\.val[^}]*\}", r"\1", body)
+            out.append(body)
+    return "\n".join(out)
+
+
 def build_pack(nn, man, instructor):
     """{path in pack: (bytes, mode)} for chapter nn; instructor packs keep hidden tests."""
     files = {}
@@ -327,7 +356,10 @@ def readme(nn, man):
         rows.append(f"| `{t['fn']}` | `{t['src']}` | {pts:g} | {len(mine) - nh} visible, "
                     f"{nh} hidden |")
     tpl = read("tests/grader/README.pack.md")
+    ex = graded_exercises(chapter, [t["fn"] for t in tasks])
+    ex = ("## The exercises, as the chapter states them\n\n" + ex + "\n") if ex else ""
     return (tpl.replace("@N@", str(int(nn))).replace("@TITLE@", title)
+               .replace("@EXERCISES@", ex)
                .replace("@CHAPTER@", f"chapters/{chapter}" if chapter else "the chapter")
                .replace("@TOTAL@", f"{total:g}")
                .replace("@TASKS@", "\n".join(rows))
