@@ -64,7 +64,7 @@ program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
-        wrongs-table
+        wrongs-table instructors
 all: solution-markers html pdf epub
 
 help:
@@ -81,6 +81,7 @@ help:
 	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
 	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
 	@echo 'make wrongs-table the common mistakes (tests/grader/wrong/) and what each scores'
+	@echo 'make instructors  the instructor edition: $(B)/instructors/instructors.html, .pdf'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
 	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
@@ -339,6 +340,13 @@ leaks: all assignments
 wrongs-table: $(LIB)
 	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
 	  python3 tests/grader/wrongs.py $(B) --table | sort
+
+# The instructor edition (never in the book or a pack): solutions cut from code/lib/,
+# rubric, hints, the common mistakes graded by the real judge.
+instructors: $(B)/instructors/instructors.pdf
+$(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(wildcard tests/grader/wrong/*/*.c) \
+    book/build/instructors.sh
+	$(call say,INSTR,$(B)/instructors/) book/build/instructors.sh $(B)
 
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
 # why), the test locale and Node.js. Idempotent: apt runs only if something is missing.

@@ -143,8 +143,9 @@ class Chapter:
                             f"-I{os.path.join(ROOT, os.path.dirname(src))}", "-c", c, "-o", o])
         return o
 
-    def grade(self, fn, changed=None, tag="solution"):
-        """(score, points) of fn's tests; changed = (src, object) replaces src."""
+    def grade(self, fn, changed=None, tag="solution", rows=None):
+        """(score, points) of fn's tests; changed = (src, object) replaces src;
+        rows, if given, gets (test, visibility, points, passing, tested) per test."""
         w = os.path.join(self.dir, "w", tag)
         os.makedirs(w, exist_ok=True)
         objs = dict(self.solution)
@@ -181,6 +182,9 @@ class Chapter:
             m = re.search(r"Synthesis: Tested: (\d+) \| Passing: (\d+)", text)
             if m and int(m.group(1)) > 0:
                 score += pts * min(int(m.group(2)), int(m.group(1))) / int(m.group(1))
+            if rows is not None:
+                rows.append((t["filter"], t["vis"], pts, int(m.group(2)) if m else 0,
+                             int(m.group(1)) if m else 0))
         shutil.rmtree(w, ignore_errors=True)
         return round(score, 4), total
 
