@@ -248,7 +248,10 @@ def main(argv):
                 c = chapters[chapter_of[fn]]
                 text = open(path).read()
                 first, _, body = text.partition("\n")
-                mistake = re.sub(r"^//\s*MISTAKE:\s*", "", first) if "MISTAKE:" in first else ""
+                mistake = re.sub(r"^//\s*MISTAKE:\s*", "", first)
+                if not re.match(r"^//\s*MISTAKE:\s*\S", first):
+                    lines.append((fn, False, f"{fn}/{name} starts with '// MISTAKE: what is "
+                                             f"wrong' (it starts: {first[:60]!r})"))
                 src = c.src_of[fn]
 
                 def one(c=c, fn=fn, name=name, src=src, body=body):
