@@ -63,7 +63,8 @@ DOWNLOADS := $(PROGRAMS:%=$(B)/html/download/%.tar.gz)
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
-        unit-tests sanitize library refdriver assignments gradescope solution-markers
+        unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
+        wrongs-table instructors
 all: solution-markers html pdf epub
 
 help:
@@ -78,6 +79,9 @@ help:
 	@echo 'make bench      time exact attention against PyTorch; the build budget'
 	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
 	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
+	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
+	@echo 'make wrongs-table the common mistakes (tests/grader/wrong/) and what each scores'
+	@echo 'make instructors  the instructor edition: $(B)/instructors/instructors.html, .pdf'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
 	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
@@ -230,8 +234,10 @@ $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 
 # Each chapter's program with the library, as a reproducible tarball.
-$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh
-	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@ $(filter-out %.sh,$^)
+# Graded functions are stubbed in it as the packs stub them (tests/leaks.sh).
+$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh \
+    tests/grader/pack.py $(wildcard tests/assignments/ch*.tsv)
+	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@ $(filter code/%,$^)
 
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.
@@ -323,6 +329,24 @@ assignments: $(B)/assignments/.stamp
 gradescope: $(B)/gradescope/.stamp
 $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 	$(call say,PACK,$(B)/$*/) book/build/packs.sh $(B) $*
+
+# No graded function's body in what a reader or another chapter's student gets:
+# the pages, the EPUB, the PDF, the program tarballs, the student packs.
+leaks: all assignments
+	$(call say,CHECK,graded bodies in the outputs) python3 tests/grader/leak.py $(B)
+
+# The instructor's table of common mistakes: every wrong version graded by the
+# real judge (tests/grader/wrongs.py), with its score and what is wrong in it.
+wrongs-table: $(LIB)
+	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
+	  python3 tests/grader/wrongs.py $(B) --table | sort
+
+# The instructor edition (never in the book or a pack): solutions cut from code/lib/,
+# rubric, hints, the common mistakes graded by the real judge.
+instructors: $(B)/instructors/instructors.pdf
+$(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(wildcard tests/grader/wrong/*/*.c) \
+    book/build/instructors.sh
+	$(call say,INSTR,$(B)/instructors/) book/build/instructors.sh $(B)
 
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
 # why), the test locale and Node.js. Idempotent: apt runs only if something is missing.

@@ -42,6 +42,35 @@ for c in $CHAPTERS; do
   check "$c.zip is byte-reproducible" cmp "$B/gradescope/$c.zip" "$T/g2/$c.zip"
 done
 
+# --- packs follow their chapter: title and graded exercises --------------------
+# A pack's README quotes its chapter's title and graded exercises: make rebuilds
+# the packs when a chapter changes (-W: as if it were edited), and a copy of the
+# tree with a retitled chapter and a reworded exercise makes a pack that says so.
+last=$(echo "$CHAPTERS" | tail -n 1)
+md=$(ls chapters/${last#ch}-*.md)
+if make --no-print-directory -q B="$B" assignments gradescope; then
+  ok_before=1; else ok_before=0; fi
+stale=0
+for kind in assignments gradescope; do
+  make --no-print-directory -q -W "$md" B="$B" "$kind" || stale=$((stale + 1))
+done
+if [ "$ok_before" = 1 ] && [ "$stale" = 2 ]; then
+  pass "$last: the packs and the zip are rebuilt when $(basename "$md") changes"
+else fail "$last: the packs and the zip are rebuilt when $(basename "$md") changes" \
+  "up to date before: $ok_before; stale after touching it: $stale of 2"; fi
+mkdir -p "$T/tree"
+cp -R chapters code tests "$T/tree/"
+fn=$(awk -F'\t' '$1 == "task" {print $2; exit}' "tests/assignments/$last.tsv")
+sed -i -e '0,/^# /s/^# \(.*\)$/# \1 Retitled/' \
+  -e "s/(pack task \`$fn\`/(pack task \`$fn\`, reworded,/" "$T/tree/$md"
+python3 "$T/tree/tests/grader/pack.py" assignments "$T/tree-out" >/dev/null 2>&1
+readme="$T/tree-out/$last/README.md"
+if head -n 1 "$readme" 2>/dev/null | grep -q ' Retitled$' &&
+   grep -q "(pack task \`$fn\`, reworded," "$readme"; then
+  pass "$last: a retitled chapter and a reworded exercise reach the pack's README"
+else fail "$last: a retitled chapter and a reworded exercise reach the pack's README" \
+  "$(head -n 1 "$readme" 2>&1); $(grep -c reworded "$readme" 2>&1) reworded"; fi
+
 # --- run a zip in an imitation of Gradescope's /autograder ---------------------
 # autograde CHAPTER SUBMISSION_DIR NAME [ENV...] -> $T/NAME/autograder/results/results.json
 autograde() {
@@ -95,6 +124,27 @@ for c in $CHAPTERS; do
     while [ "$(jobs -rp | wc -l)" -ge "$n_jobs" ]; do wait -n; done
   done
 done
+# A submission that hard-codes the visible tests' answers (chapter 6's
+# mask_window_causal: the three (n, w) of its visible tests, 0 elsewhere).
+hard=0
+if [ -f tests/assignments/ch06.tsv ] && grep -q $'^task\tmask_window_causal\t' tests/assignments/ch06.tsv; then
+  hard=1
+  mkdir -p "$T/hard-ch06" && cp "$T/sol-ch06/"*.c "$T/hard-ch06/"
+  cat > "$T/hardcoded.c" <<'HARD'
+            static const unsigned char by_hand[25] = {1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0,
+                                                      1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0,
+                                                      0, 1, 1};
+            if (n == 5 && w == 1) visible = by_hand[i * 5 + j];
+            if (n == 4 && w == 3) visible = j <= i;
+            if (n == 4 && w == 0) visible = i == j;
+HARD
+  python3 -c 'import sys; sys.path.insert(0, "tests/grader"); import wrongs
+sys.stdout.write(wrongs.replace_region("code/lib/masks/mask.c", "mask_window_causal",
+                                       open(sys.argv[1]).read()))' "$T/hardcoded.c" \
+    > "$T/hard-ch06/mask.c"
+  while [ "$(jobs -rp | wc -l)" -ge "$n_jobs" ]; do wait -n; done
+  autograde ch06 "$T/hard-ch06" ch06-hardcoded &
+fi
 wait
 for c in $CHAPTERS; do
   s=$(score "$(results "$c-solution")" 2>&1)
@@ -107,6 +157,24 @@ $(head -c 3000 "$T/$c-solution/stdout")"
   s=$(score "$(results "$c-stubs")" 2>&1)
   if [ "${s% *}" = 0 ]; then pass "$c: untouched stubs score 0 ($s)"
   else fail "$c: untouched stubs score 0" "score: $s"; fi
+done
+if [ "$hard" = 1 ]; then
+  got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+ts = [t for t in r["tests"] if t["name"].startswith("mask_window_causal:")]
+print("%g %g" % (sum(t["score"] for t in ts), sum(t["max_score"] for t in ts)))' \
+    "$(results ch06-hardcoded)" 2>&1)
+  if [ -n "$got" ] && awk -v s="${got% *}" -v m="${got#* }" 'BEGIN {exit !(m > 0 && 2 * s < m)}'; then
+    pass "ch06: hard-coding the visible answers of mask_window_causal scores under half (${got% *}/${got#* })"
+  else fail "ch06: hard-coding the visible answers of mask_window_causal scores under half" \
+    "score: $got"; fi
+fi
+# No task can be passed by its visible tests alone: they carry under half its points.
+for c in $CHAPTERS; do
+  heavy=$(awk -F'\t' '$1 == "test" {t[$2] += $5; if ($6 == "visible") v[$2] += $5}
+            END {for (f in t) if (2 * v[f] >= t[f]) printf "%s %g/%g; ", f, v[f], t[f]}' \
+          "tests/assignments/$c.tsv")
+  if [ -z "$heavy" ]; then pass "$c: every task's visible tests carry under half its points"
+  else fail "$c: every task's visible tests carry under half its points" "visible/all: $heavy"; fi
 done
 cp "$T/ch01-stubs/stdout" "$B/test/assignments-ch01-stubs.txt" 2>/dev/null
 cp "$T/ch01-solution/stdout" "$B/test/assignments-ch01-solution.txt" 2>/dev/null

@@ -4,6 +4,9 @@
   pack.py check [FILE...]            solution markers pair and never nest (exit 1 if not)
   pack.py assignments OUT_DIR        OUT/chNN/ and OUT/chNN.tar.gz: the student packs
   pack.py gradescope OUT_DIR         OUT/chNN.zip: one Gradescope autograder per chapter
+  pack.py stub-all DIR               rewrite DIR/SOURCE, for every task SOURCE of every
+                                     manifest, with every graded region stubbed as a
+                                     pack stubs it (a program tarball: no solutions)
 
 A chapter's manifest, tests/assignments/chNN.tsv, has tab-separated lines:
 
@@ -270,6 +273,35 @@ def chapter_title(nn):
     return f"Chapter {int(nn)}", None
 
 
+def graded_exercises(chapter, fns):
+    """The numbered items of the chapter's Exercises section that name one of fns
+    as their pack task, as plain Markdown (cross-references cut down to words)."""
+    if not chapter:
+        return ""
+    text = read(os.path.join("chapters", chapter))
+    m = re.search(r"^## Exercises[^\n]*\n(.*?)(?=^#{1,2} |\Z)", text, re.M | re.S)
+    if not m:
+        return ""
+    items, cur = [], None
+    for line in m.group(1).split("\n"):
+        if re.match(r"^\d+\.\s", line):
+            cur = [line]
+            items.append(cur)
+        elif cur is not None and (line.startswith("   ") or not line.strip()):
+            cur.append(line)
+        else:
+            cur = None
+    out = []
+    for item in items:
+        body = "\n".join(item).strip()
+        if any(f"`{fn}`" in body for fn in fns) and re.search(r"graded", body):
+            body = re.sub(r"\[\]\(#(sec|fig|eq):[^)]*\)", "the chapter", body)
+            body = re.sub(r"\[([^\]]*)\]\(#[^)]*\)", r"\1", body)
+            body = re.sub(r"\[([^\]]*)\]\{\.val[^}]*\}", r"\1", body)
+            out.append(body)
+    return "\n".join(out)
+
+
 def build_pack(nn, man, instructor):
     """{path in pack: (bytes, mode)} for chapter nn; instructor packs keep hidden tests."""
     files = {}
@@ -324,7 +356,10 @@ def readme(nn, man):
         rows.append(f"| `{t['fn']}` | `{t['src']}` | {pts:g} | {len(mine) - nh} visible, "
                     f"{nh} hidden |")
     tpl = read("tests/grader/README.pack.md")
+    ex = graded_exercises(chapter, [t["fn"] for t in tasks])
+    ex = ("## The exercises, as the chapter states them\n\n" + ex + "\n") if ex else ""
     return (tpl.replace("@N@", str(int(nn))).replace("@TITLE@", title)
+               .replace("@EXERCISES@", ex)
                .replace("@CHAPTER@", f"chapters/{chapter}" if chapter else "the chapter")
                .replace("@TOTAL@", f"{total:g}")
                .replace("@TASKS@", "\n".join(rows))
@@ -388,9 +423,29 @@ def write_zip(out_path, files):
     os.replace(out_path + ".tmp", out_path)
 
 
+def stub_all(out_dir):
+    """Every graded function of every chapter stubbed in out_dir's copy of its source."""
+    by_src, todos = {}, {}
+    for man in manifests().values():
+        for t in man["tasks"]:
+            by_src.setdefault(t["src"], set()).add(t["fn"])
+            todos[t["fn"]] = t["todo"]
+    for src, fns in sorted(by_src.items()):
+        dest = os.path.join(out_dir, src)
+        if not os.path.isfile(dest):
+            continue   # the tarball does not ship this source
+        text = transform(src, fns, todos)
+        with open(dest + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(dest + ".tmp", dest)
+    return 0
+
+
 def main(argv):
     if len(argv) >= 1 and argv[0] == "check":
         return check([os.path.abspath(p) for p in argv[1:]])
+    if len(argv) == 2 and argv[0] == "stub-all":
+        return stub_all(argv[1])
     if len(argv) != 2 or argv[0] not in ("assignments", "gradescope"):
         print(__doc__, file=sys.stderr)
         return 2

@@ -302,7 +302,7 @@ Test(mask, padded_batch_equals_unpadded_exactly) {
 }
 
 // ---------------------------------------------------------------------------
-// graded tasks the chapter does not print: statistics of random masks, the causal
+// graded tasks the chapter does not print: the prefix-LM mask, the causal
 // window, transitivity, and the fewest layers between two positions
 
 // The grading seed (GRADER_SEED; a fixed one when unset): hidden tests draw their
@@ -389,6 +389,54 @@ Test(mask, window_causal_is_causal_and_band) {
         for (int i = 0; i < n * n; i++)
             cr_assert_eq(got[i], causal[i], "n %d, w %d: entry (%d, %d) = %d", n, w,
                          i / n, i % n, got[i]);
+    }
+}
+
+// n = 4, prefix = 2: the first two see each other, the last two are causal.
+Test(mask, prefix_lm_by_hand) {
+    const unsigned char expect[16] = {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1};
+    unsigned char m[16];
+    memset(m, 7, sizeof m);
+    mask_prefix_lm(m, 4, 2);
+    cr_assert_arr_eq(m, expect, 16);
+}
+
+// No prefix (0, negative, or one token, which sees only itself) is the causal
+// mask; a prefix of the whole sequence or longer is the full mask.
+Test(mask, prefix_lm_edges) {
+    unsigned char m[25], c[25], f[25];
+    mask_causal(c, 5);
+    mask_full(f, 5, 5);
+    const int prefixes[5] = {0, -3, 1, 5, 9};
+    for (int k = 0; k < 5; k++) {
+        memset(m, 7, sizeof m);
+        mask_prefix_lm(m, 5, prefixes[k]);
+        cr_assert_arr_eq(m, prefixes[k] >= 5 ? f : c, 25, "prefix %d", prefixes[k]);
+    }
+}
+
+// Random n and prefix against a reference written from the other side: start
+// full and hide each future key j > i that lies past the prefix (j >= prefix);
+// then the prefix block is symmetric and every row from the prefix on is causal.
+Test(mask, prefix_lm_random_from_the_grading_seed) {
+    rng_t rng;
+    rng_seed(&rng, grading_seed());
+    for (int c = 0; c < 12; c++) {
+        int n = 1 + (int)(rng_uniform(&rng) * 19);
+        int p = (int)(rng_uniform(&rng) * (n + 5)) - 2;
+        unsigned char got[20 * 20], want[20 * 20];
+        memset(got, 9, sizeof got);
+        mask_prefix_lm(got, n, p);
+        mask_full(want, n, n);
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (j >= p) want[i * n + j] = 0;
+        for (int i = 0; i < n * n; i++)
+            cr_assert_eq(got[i], want[i], "n %d, prefix %d: entry (%d, %d) = %d", n, p,
+                         i / n, i % n, got[i]);
+        for (int i = 0; i < n && i < p; i++)
+            for (int j = 0; j < n && j < p; j++)
+                cr_assert_eq(got[i * n + j], got[j * n + i], "prefix block symmetric");
     }
 }
 

@@ -894,6 +894,7 @@ static void sw_mask_builders(const int *s) {   // n, m, w
     mask_full(rect, n, m);
     mask_band(sq, n, w);
     mask_window_causal(sq, n, w);
+    mask_prefix_lm(sq, n, w);
     mask_random(sq, n, 0.5, &rng);
     mask_key_padding(ids, n, keep);
     mask_padding(ids, n, sq2);
@@ -1186,7 +1187,7 @@ static const sweep_t SWEEP[] = {
          4, sw_sparse},
         {"mask_causal mask_full mask_band mask_random mask_key_padding mask_padding "
          "mask_and mask_invert mask_to_additive mask_multiply_rows mask_round_half "
-         "mask_window_causal",
+         "mask_window_causal mask_prefix_lm",
          3, sw_mask_builders},
         {"mask_stats mask_reach mask_flow mask_is_transitive mask_min_layers", 3,
          sw_mask_measures},

@@ -112,13 +112,11 @@ mask_stats_t mask_stats(const unsigned char *mask, int n, int m) {
     s.min_visible = m;
     for (int i = 0; i < n; i++) {
         int count = 0;
-        // BEGIN SOLUTION
         for (int j = 0; j < m; j++) {
             if (!mask[(size_t)i * m + j]) continue;
             count++;
             if (abs(i - j) > s.farthest) s.farthest = abs(i - j);
         }
-        // END SOLUTION
         total += count;
         if (count > s.max_visible) s.max_visible = count;
         if (count < s.min_visible) s.min_visible = count;
@@ -161,6 +159,17 @@ void mask_window_causal(unsigned char *mask, int n, int w) {
             unsigned char visible = 0;
             // BEGIN SOLUTION
             visible = j <= i && i - j <= w;
+            // END SOLUTION
+            mask[(size_t)i * n + j] = visible;
+        }
+}
+
+void mask_prefix_lm(unsigned char *mask, int n, int prefix) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            unsigned char visible = 0;
+            // BEGIN SOLUTION
+            visible = j <= i || (i < prefix && j < prefix);
             // END SOLUTION
             mask[(size_t)i * n + j] = visible;
         }

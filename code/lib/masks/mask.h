@@ -117,6 +117,13 @@ int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reac
 // nothing. (torch: torch.ones(n, n).tril().triu(-w).bool())
 void mask_window_causal(unsigned char *mask, int n, int w);
 
+// -> mask (n, n) of a prefix language model (UniLM, T5's prefix LM): the first
+// `prefix` positions see one another both ways, every later one is causal, so
+// mask[i][j] = 1 iff j <= i or (i < prefix and j < prefix). prefix <= 0 gives
+// mask_causal, prefix >= n gives mask_full. n = 0 writes nothing.
+// (torch: m = torch.ones(n, n).tril().bool(); m[:p, :p] = True)
+void mask_prefix_lm(unsigned char *mask, int n, int prefix);
+
 // mask (n, n) -> 1 if it is transitive as a relation (i sees k and k sees j
 // imply i sees j; in boolean matrix products M^2 <= M), else 0. A transitive
 // mask never lets a second layer see further than the first (exercise 1).
