@@ -50,10 +50,13 @@ OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
 CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
-HTML      := $(CHAPTER_HTML) $(B)/html/index.html $(B)/html/preface.html $(B)/html/glossary.html
+HTML      := $(CHAPTER_HTML) $(B)/html/index.html $(B)/html/preface.html $(B)/html/glossary.html \
+             $(B)/html/appendix.html
 # Front and back matter: unnumbered, around the chapters in the PDF and EPUB.
 FRONT     := book/preface.md
-BACK      := book/glossary.md book/backmatter.md
+BACK      := book/glossary.md book/appendix.md book/backmatter.md
+# the appendix's table, read from the reference tests (tests/reference/torch_table.py)
+TORCH_TABLE := $(B)/torch_table.md
 PDF       := $(B)/attention-in-c.pdf
 EPUB      := $(B)/attention-in-c.epub
 LIB_HDRS  := $(sort $(wildcard code/lib/*/*.h))
@@ -217,9 +220,15 @@ $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ chapter $<
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ index $<
-$(B)/html/preface.html $(B)/html/glossary.html: $(B)/html/%.html: book/%.md $(HTML_DEPS) $(B)/labels.tsv
+$(B)/html/preface.html $(B)/html/glossary.html $(B)/html/appendix.html: $(B)/html/%.html: book/%.md \
+    $(HTML_DEPS) $(B)/labels.tsv $(TORCH_TABLE)
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ matter $<
-$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) | $(OUTS) $(SVGS)
+# The appendix's table: written anew only when the reference tests change.
+$(TORCH_TABLE): tests/reference/torch_table.py $(wildcard tests/reference/cases_*.py) \
+    tests/reference/reflib.py
+	$(call say,GEN,$@) mkdir -p $(B) && python3 tests/reference/torch_table.py > $@.tmp.$$$$ \
+	  && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) $(TORCH_TABLE) | $(OUTS) $(SVGS)
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
 
 # Snippet and solution markers in the C sources pair up: an error names the C
@@ -262,9 +271,10 @@ _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(C
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point. The EPUB: MathML, SVG figures.
 $(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
-    | $(OUTS) $(PDFFIGS) $(B)/markers.ok
+    $(TORCH_TABLE) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@) $(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
-$(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) | $(OUTS) $(SVGS)
+$(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) $(TORCH_TABLE) \
+    | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@) $(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 pdf: $(B)/units.ok $(PDF)
 epub: $(EPUB)

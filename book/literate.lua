@@ -48,6 +48,20 @@ local directives = {
   Inlines = equation.directive,
 }
 
+-- The appendix's table of PyTorch counterparts, which the build writes from
+-- the reference tests (tests/reference/torch_table.py) into BUILD/torch_table.md.
+local function torch_table()
+  local path = (os.getenv('LITERATE_BUILD') or 'build') .. '/torch_table.md'
+  local f = io.open(path, 'r')
+  if not f then
+    errors.fail(errors.locate('{#torch-table}'), path .. ' is missing (make ' .. path .. ')')
+    return {}
+  end
+  local text = f:read('a')
+  f:close()
+  return pandoc.read(text, 'markdown').blocks
+end
+
 -- Call visit(block) for every top-level block, keeping book.cur on the
 -- chapter the block belongs to (a level-1 header starts the next chapter).
 local function each_block(blocks, visit)
@@ -93,6 +107,8 @@ function Pandoc(doc)
     local out
     if block.t == 'Div' and block.identifier == 'contents' then
       out = { contents() }
+    elseif block.t == 'Div' and block.identifier == 'torch-table' then
+      out = torch_table()
     else
       out = pandoc.walk_block(pandoc.Div({ block }), directives).content
     end

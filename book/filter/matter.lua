@@ -3,6 +3,7 @@
 --
 --   [logit](#gl-logit)        a glossary entry (book/glossary.md)
 --   [notation](#fm-notation)  a place in the preface (book/preface.md)
+--   [PyTorch](#ap-torch)      a place in the appendix (book/appendix.md)
 --
 -- In a run that includes the target file (the PDF, the EPUB, the whole-book
 -- page) the link stays "#id" and pandoc resolves it; a chapter's HTML page
@@ -13,7 +14,7 @@ local errors = require('filter.errors')
 
 local M = {}
 
-local files = { gl = 'book/glossary.md', fm = 'book/preface.md' }
+local files = { gl = 'book/glossary.md', fm = 'book/preface.md', ap = 'book/appendix.md' }
 local ids = {}   -- file -> set of ids it defines
 
 local function defined(file)
