@@ -79,6 +79,12 @@ Test(child, reach_by_hand) {
     for (int i = 0; i < 16; i++)
         cr_assert_eq(steps[i], want[i], "steps[%d][%d] = %d", i / 4, i % 4, steps[i]);
     cr_assert_eq(steps[16], 7);
+    // Not causal: 0 sees 2 and 2 sees 1, so 0 reaches 1 through the last position.
+    const unsigned char m3[9] = {1, 0, 1, 0, 1, 0, 0, 1, 1};
+    const int want3[9] = {1, 2, 1, 0, 1, 0, 0, 1, 1};
+    cr_assert_eq(child_reach_steps(m3, 3, steps), 2, "(1, 0) and (2, 0) are out of reach");
+    for (int i = 0; i < 9; i++)
+        cr_assert_eq(steps[i], want3[i], "steps[%d][%d] = %d", i / 3, i % 3, steps[i]);
 }
 
 // The fixed pattern with c >= 1 reaches everything in two steps; random masks from

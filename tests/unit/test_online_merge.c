@@ -54,6 +54,14 @@ Test(online_merge, empty_states) {
     cr_assert_eq(a.max, 5.0f);
     cr_assert_float_eq(a.sum, 1 + exp(-1.0), 1e-6);
     cr_assert(!isnan(a.acc[0]) && fabs(a.acc[0] - (1 + 3 * exp(-1.0))) < 1e-6);
+    double acc_f[2];
+    online_state_t f;
+    online_init(&f, acc_f, 2);
+    online_merge(&f, &e);   // two empty states: still empty, never NaN
+    cr_assert(f.max == -INFINITY && f.sum == 0.0 && f.acc[0] == 0.0);
+    online_merge(&f, &b);
+    cr_assert_eq(f.max, 5.0f);
+    cr_assert_float_eq(f.sum, 1 + exp(-1.0), 1e-6);
 }
 
 // Random rows from the grading seed: scores spread over hundreds (a naive sum

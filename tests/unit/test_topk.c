@@ -71,6 +71,7 @@ Test(topk, by_hand) {
     cr_assert_float_eq(out[0], 2.5f, 1e-6);
     cr_assert_float_eq(out[1], 2.0f, 1e-6);
     cr_assert_eq(out[2], 7.0f);
+    check(q, k, v, 1, 4, 4, 2, 1);   // the tie at the top: key 0 alone
     check(q, k, v, 1, 4, 4, 2, 3);
     check(q, k, v, 1, 4, 4, 2, 9);
     cr_assert_eq(topk_forward(q, k, v, out, 1, 4, 4, 2, 0), -1);
