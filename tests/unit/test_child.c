@@ -82,7 +82,8 @@ Test(child, reach_by_hand) {
     // Not causal: 0 sees 2 and 2 sees 1, so 0 reaches 1 through the last position.
     const unsigned char m3[9] = {1, 0, 1, 0, 1, 0, 0, 1, 1};
     const int want3[9] = {1, 2, 1, 0, 1, 0, 0, 1, 1};
-    cr_assert_eq(child_reach_steps(m3, 3, steps), 2, "(1, 0) and (2, 0) are out of reach");
+    cr_assert_eq(child_reach_steps(m3, 3, steps), 2,
+                 "(1, 0) and (2, 0) are out of reach");
     for (int i = 0; i < 9; i++)
         cr_assert_eq(steps[i], want3[i], "steps[%d][%d] = %d", i / 3, i % 3, steps[i]);
 }
@@ -108,14 +109,16 @@ Test(child, reach_random_masks_from_the_grading_seed) {
         for (int t = 0; t < n; t++)
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < n; j++)
-                    if (!want[i * n + j] && m[i * n + t] && m[t * n + j]) want[i * n + j] = 2;
+                    if (!want[i * n + j] && m[i * n + t] && m[t * n + j])
+                        want[i * n + j] = 2;
         int missing = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j <= i; j++) missing += want[i * n + j] == 0;
-        cr_assert_eq(child_reach_steps(m, n, steps), missing, "n %d: pairs out of reach", n);
-        if (k < 6) cr_assert_eq(missing, 0, "the fixed pattern reaches all in two steps");
+        int got = child_reach_steps(m, n, steps);
+        cr_assert_eq(got, missing, "n %d: %d pairs unreached", n, got);
+        if (k < 6) cr_assert_eq(missing, 0, "the fixed pattern reaches all in 2 steps");
         for (int i = 0; i < n * n; i++)
-            cr_assert_eq(steps[i], want[i], "n %d: steps[%d][%d] = %d, want %d", n, i / n,
-                         i % n, steps[i], want[i]);
+            cr_assert_eq(steps[i], want[i], "n %d: steps[%d][%d] = %d, want %d", n,
+                         i / n, i % n, steps[i], want[i]);
     }
 }

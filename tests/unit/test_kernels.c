@@ -24,7 +24,8 @@ Test(kernels, nearest_by_hand) {
     float yp[5] = {7, 7, 7, 7, 7};
     cr_assert_eq(kern_nearest_predict(xq, 4, xt, yt, 3, yp), 0);
     const float want[4] = {10, 20, 30, 30};
-    for (int i = 0; i < 4; i++) cr_assert_eq(yp[i], want[i], "y_pred[%d] = %g", i, yp[i]);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(yp[i], want[i], "y_pred[%d] = %g", i, yp[i]);
     cr_assert_eq(yp[4], 7.0f);
 }
 
@@ -63,8 +64,9 @@ Test(kernels, nearest_random_from_the_grading_seed) {
                 double u = (double)xq[i] - xt[j], b = (double)xq[i] - xt[best];
                 if (u * u <= b * b) best = j;
             }
-            cr_assert_eq(yp[i], yt[best], "n_t %d: query %g predicts %g, want %g (j = %d)",
-                         n_t, xq[i], yp[i], yt[best], best);
+            cr_assert_eq(yp[i], yt[best],
+                         "n_t %d: query %g predicts %g, want %g (j = %d)", n_t, xq[i],
+                         yp[i], yt[best], best);
         }
     }
 }

@@ -67,7 +67,8 @@ Test(sa_grad, values_random_accumulate_from_the_grading_seed) {
         for (int j = 0; j < m; j++)
             for (int k = 0; k < d; k++) {
                 double want = 0.5;
-                for (int i = n - 1; i >= 0; i--) want += (double)a[i * m + j] * g[i * d + k];
+                for (int i = n - 1; i >= 0; i--)
+                    want += (double)a[i * m + j] * g[i * d + k];
                 cr_assert(fabs(dv[j * d + k] - want) <= 1e-5,
                           "n %d m %d d_v %d: dv[%d][%d] = %g, want %g", n, m, d, j, k,
                           (double)dv[j * d + k], want);
@@ -108,8 +109,9 @@ static void check_scores(rng_t *rng, int n, int m, int d, int causal, double sca
         for (int j = 0; j < m; j++)
             sum += mask[i * m + j] ? exp(scale * s[i * m + j] - max) : 0.0;
         for (int j = 0; j < m; j++)
-            a[i * m + j] = mask[i * m + j] ? (float)(exp(scale * s[i * m + j] - max) / sum)
-                                           : 0.0f;
+            a[i * m + j] = mask[i * m + j]
+                               ? (float)(exp(scale * s[i * m + j] - max) / sum)
+                               : 0.0f;
     }
     for (int i = 0; i < n * m; i++) ds[i] = NAN;
     sagrad_scores(a, v, r, ds, n, m, d, (float)scale);
@@ -122,8 +124,8 @@ static void check_scores(rng_t *rng, int n, int m, int d, int causal, double sca
         s[i] = keep;
         double fd = (up - down) / 2e-2;
         cr_assert(fabs(ds[i] - fd) <= 2e-3 + 1e-2 * fabs(fd),
-                  "n %d m %d d_v %d scale %g: ds[%d][%d] = %g, finite difference %g", n, m,
-                  d, scale, i / m, i % m, (double)ds[i], fd);
+                  "n %d m %d d_v %d scale %g: ds[%d][%d] = %g, finite difference %g",
+                  n, m, d, scale, i / m, i % m, (double)ds[i], fd);
     }
 }
 
@@ -177,7 +179,8 @@ static double loss_layer(const sagrad_in_t *in, const float *r) {
         }
         for (int j = 0; j <= last; j++) sum += e[j] = exp(e[j] - max);
         for (int j = 0; j <= last; j++)
-            for (int c = 0; c < dv; c++) l += r[i * dv + c] * e[j] / sum * v[j * dv + c];
+            for (int c = 0; c < dv; c++)
+                l += r[i * dv + c] * e[j] / sum * v[j * dv + c];
     }
     return l;
 }
@@ -216,7 +219,8 @@ static void layer_weights(const layer_t *L, float *a) {
             }
             if (!in->causal || j <= i) max = fmax(max, e[j]);
         }
-        for (int j = 0; j < n; j++) sum += e[j] = !in->causal || j <= i ? exp(e[j] - max) : 0;
+        for (int j = 0; j < n; j++)
+            sum += e[j] = !in->causal || j <= i ? exp(e[j] - max) : 0;
         for (int j = 0; j < n; j++) a[i * n + j] = (float)(e[j] / sum);
     }
 }

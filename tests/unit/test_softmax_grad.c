@@ -64,8 +64,8 @@ Test(softmax_grad, temperature_random_from_the_grading_seed) {
         }
         double got = smgrad_temperature(x, r, n, (float)t);
         double fd = fd_temperature(x, r, n, (float)t);
-        cr_assert(fabs(got - fd) <= 1e-4 + 1e-3 * fabs(fd), "n %d t %g: dL/dt = %g, want %g",
-                  n, t, got, fd);
+        cr_assert(fabs(got - fd) <= 1e-4 + 1e-3 * fabs(fd),
+                  "n %d t %g: dL/dt = %g, want %g", n, t, got, fd);
     }
 }
 

@@ -1196,7 +1196,8 @@ static void sw_sublayer(const int *s) {   // n, head
     cr_assert_eq(sublayer_prenorm_ffn_backward(&f, &ln, x, y, dx, &gf, &gln, n),
                  n < 0 ? -1 : 0);
     fin(dx, N2(n, d), "dx");
-    mha_free(&p); ffn_free(&f); ffn_free(&gf); layernorm_free(&ln); layernorm_free(&gln);
+    mha_free(&p); ffn_free(&f); ffn_free(&gf);
+    layernorm_free(&ln); layernorm_free(&gln);
     free(x); free(y); free(dx); free(mask);
 }
 static void sw_child(const int *s) {   // n, l, c

@@ -93,7 +93,9 @@ Test(topk, random_with_ties_from_the_grading_seed) {
             k[i] = c < 6 ? 2 * rng_normal(&rng) : (float)(int)(3 * rng_uniform(&rng));
         for (int i = 0; i < n * dk && c >= 6; i++) q[i] = 1.0f;
         for (int i = 0; i < m * dv; i++) v[i] = rng_normal(&rng);
-        int top = c % 3 == 0 ? 1 : c % 3 == 1 ? m + 2 : 1 + (int)(rng_uniform(&rng) * m);
+        int top = c % 3 == 0   ? 1
+                  : c % 3 == 1 ? m + 2
+                               : 1 + (int)(rng_uniform(&rng) * m);
         check(q, k, v, n, m, dk, dv, top);
     }
 }
