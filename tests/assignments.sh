@@ -179,24 +179,25 @@ done
 cp "$T/ch01-stubs/stdout" "$B/test/assignments-ch01-stubs.txt" 2>/dev/null
 cp "$T/ch01-solution/stdout" "$B/test/assignments-ch01-solution.txt" 2>/dev/null
 
-# --- hostile submissions (chapter 1, in score_cosine) --------------------------
-# Each is the solution with one bad line at the top of score_cosine's region.
+# --- hostile submissions (chapter 1, in kern_nearest_predict) ------------------
+# Each is the solution with one bad line at the top of kern_nearest_predict's region.
 hostile() {   # NAME CODE [HEADER]
   mkdir -p "$T/h-$1"
   cp "$T/sol-ch01/"*.c "$T/h-$1/"
   awk -v code="$2" -v header="${3:-}" '
     NR == 1 && header != "" {print; print header; next}
     {print}
-    /BEGIN SOLUTION/ && !done && seen_cosine {print "    " code; done = 1}
-    /^float score_cosine/ {seen_cosine = 1}' code/lib/attention/scoring.c > "$T/h-$1/scoring.c"
+    /BEGIN SOLUTION/ && !done && seen {print "        " code; done = 1}
+    /^int kern_nearest_predict/ {seen = 1}' code/lib/attention/kernels.c > "$T/h-$1/kernels.c"
 }
-hostile segfault '{ volatile float *bad = (volatile float *)0; similarity = *bad; }'
+hostile segfault '{ volatile float *bad = (volatile float *)0; pred = *bad; }'
 hostile loop 'for (volatile int spin = 1; spin;) { }'
 hostile flood '{ static char mb[1 << 20]; for (int i = 0; i < 100; i++) fwrite(mb, 1, sizeof mb, stdout); }' \
   '#include <stdio.h>'
-hostile nocompile 'similarity = this is not C;'
+hostile nocompile 'pred = this is not C;'
 hostile exit 'exit(0);' '#include <stdlib.h>'   # Criterion alone would count a pass
-# name: words in score_cosine's outputs, and in score_additive's ("passed": full)
+# name: words in kern_nearest_predict's outputs, and in kern_laplace_weights'
+# ("passed": full)
 for h in "segfault crashed passed" "loop did.not.return passed" "flood printed.more passed" \
          "nocompile does.not.compile does.not.compile" "exit refused refused"; do
   set -- $h
@@ -205,15 +206,16 @@ for h in "segfault crashed passed" "loop did.not.return passed" "flood printed.m
   cp "$T/ch01-$1/stdout" "$B/test/assignments-ch01-$1.txt" 2>/dev/null
   cp "$r" "$B/test/assignments-ch01-$1.json" 2>/dev/null
   if ! s=$(score "$r" 2>&1); then fail "ch01 $1: results.json is written" "$s"; continue; fi
-  cos=$(verdicts "$r" score_cosine "${2//./ }"); add=$(verdicts "$r" score_additive "${3//./ }")
-  nw=$(verdicts "$r" nw_weights passed)
+  cos=$(verdicts "$r" kern_nearest_predict "${2//./ }")
+  add=$(verdicts "$r" kern_laplace_weights "${3//./ }")
+  nw=$(verdicts "$r" bw_loo_predict passed)
   if [ "$cos" = yes ] && [ "$add" = yes ] && [ "$nw" = yes ] && [ "$secs" -le 90 ]; then
-    pass "ch01 $1: score_cosine gets 0 with '${2//./ }', the rest is graded ($s in ${secs}s)"
+    pass "ch01 $1: kern_nearest_predict gets 0 with '${2//./ }', the rest is graded ($s in ${secs}s)"
   else
     fail "ch01 $1: graded with the right message" "score $s in ${secs}s
-score_cosine: $cos
-score_additive: $add
-nw_weights: $nw
+kern_nearest_predict: $cos
+kern_laplace_weights: $add
+bw_loo_predict: $nw
 $(head -c 2000 "$T/ch01-$1/stdout")"
   fi
 done
@@ -224,8 +226,8 @@ cp "$T/h-nocompile/"*.c "$T/folder/bob/"
 tests/grader/grade-folder.sh "$B/gradescope/ch01.zip" "$T/folder" "$T/folder-out" 2>/dev/null
 csv=$(cut -d, -f1-3 "$T/folder-out/grades.csv" 2>&1)
 full=$(score "$(results ch01-solution)" | cut -d' ' -f2)
-# bob's scoring.c does not compile: score_cosine and score_additive score 0
-bob=$(awk -F'\t' '$1 == "test" && $2 != "score_cosine" && $2 != "score_additive" {s += $5}
+# bob's kernels.c does not compile: kern_nearest_predict and kern_laplace_weights score 0
+bob=$(awk -F'\t' '$1 == "test" && $2 != "kern_nearest_predict" && $2 != "kern_laplace_weights" {s += $5}
       END {print s}' tests/assignments/ch01.tsv)
 if [ "$csv" = "$(printf 'student,total,max\n"alice",%s,%s\n"bob",%s,%s' "$full" "$full" "$bob" "$full")" ] &&
    [ "$(head -n1 "$T/folder-out/grades.csv" | tr ',' '\n' | wc -l)" -gt 3 ]; then
@@ -233,7 +235,7 @@ if [ "$csv" = "$(printf 'student,total,max\n"alice",%s,%s\n"bob",%s,%s' "$full" 
 else fail "grade-folder.sh grades a folder into one CSV" "$csv"; fi
 
 # A hidden test's output names the verdict, never its code.
-if grep -q 'Hidden test scoring/cosine_matches' "$(results ch01-segfault)" &&
+if grep -q 'Hidden test kernels/nearest_random' "$(results ch01-segfault)" &&
    ! grep -q 'cr_assert' "$(results ch01-segfault)"; then
   pass "hidden tests report a verdict, not their code"
 else fail "hidden tests report a verdict, not their code" "$(head -c 2000 "$(results ch01-segfault)")"; fi
@@ -264,12 +266,12 @@ for tool in python3 zip unzip pandoc; do   # a sanity check of the restriction
   [ -e "$T/minbin/$tool" ] && { fail "minimal PATH excludes $tool"; }
 done
 cp -R "$B/assignments/ch02" "$T/student"
-cp code/lib/attention/softmax.c "$T/student/code/lib/attention/softmax.c"   # one task done
+cp code/lib/attention/logsoftmax.c "$T/student/code/lib/attention/logsoftmax.c"   # two tasks done
 out=$(cd "$T/student" && env -i PATH="$T/minbin" HOME="$T" TMPDIR="$T" \
         bash -c 'make -s && { make -s test >/dev/null 2>&1; echo "make test exit $?"; } &&
                  make -s grade' 2>&1)
 if echo "$out" | grep -q 'make test exit [12]' && [ -s "$T/student/results.json" ] &&
-   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["score"] == sum(t["max_score"] for t in r["tests"] if t["name"].startswith("softmax:")), r["score"]' \
+   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["score"] == sum(t["max_score"] for t in r["tests"] if t["name"].startswith(("logsoftmax:", "logsoftmax_backward:"))), r["score"]' \
      "$T/student/results.json" 2>&1; then
   pass "ch02 pack: make, make test, make grade with only the listed packages"
 else

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # hostile.sh BUILD_DIR -- attacks on the grader; TAP out. Each attack is a
-# submission made from the ch02 pack's own softmax stub with one to four lines
+# submission made from the ch02 pack's own logsoftmax stub with one to four lines
 # added (so it follows the stub when it changes), graded through run_autograder
 # as Gradescope runs it (as root, dropping to the test user; plainly when not
 # root). Every attack must be refused with a named reason or score 0 (the size
@@ -34,13 +34,13 @@ if [ "$(id -u)" = 0 ]; then
   done
 fi
 
-# A softmax-only copy of the ch02 autograder: the attacks target softmax.
+# A logsoftmax-only copy of the ch02 autograder: the attacks target logsoftmax.
 rm -rf "$H/zip"; mkdir -p "$H/zip"
 (cd "$H/zip" && unzip -q "$(cd "$OLDPWD" && readlink -f "$B/gradescope/ch02.zip")")
 for f in tasks tests; do
-  awk -F'\t' '$1 == "softmax"' "$H/zip/pack/grader/$f.tsv" > "$H/x" && mv "$H/x" "$H/zip/pack/grader/$f.tsv"
+  awk -F'\t' '$1 == "logsoftmax"' "$H/zip/pack/grader/$f.tsv" > "$H/x" && mv "$H/x" "$H/zip/pack/grader/$f.tsv"
 done
-python3 - "$H/zip" "$H/ch02-softmax.zip" <<'PY'
+python3 - "$H/zip" "$H/ch02-logsoftmax.zip" <<'PY'
 import os, sys, zipfile
 top, out = sys.argv[1:]
 with zipfile.ZipFile(out, "w") as z:
@@ -52,23 +52,23 @@ with zipfile.ZipFile(out, "w") as z:
             with open(p, "rb") as fh:
                 z.writestr(info, fh.read())
 PY
-STUB="$H/zip/pack/grader/stubs/code/lib/attention/softmax.c"   # the pack's own stub
-[ -s "$STUB" ] || { fail "hostile: the ch02 zip has a softmax stub" "$STUB"; exit 0; }
-HIDDEN_SRC="$H/r-x/autograder/source/pack/tests/unit/test_softmax.c"   # as graded
+STUB="$H/zip/pack/grader/stubs/code/lib/attention/logsoftmax.c"   # the pack's own stub
+[ -s "$STUB" ] || { fail "hostile: the ch02 zip has a logsoftmax stub" "$STUB"; exit 0; }
+HIDDEN_SRC="$H/r-x/autograder/source/pack/tests/unit/test_logsoftmax.c"   # as graded
 
 # attack NAME HEADER BODY: the stub with HEADER after its first line and BODY
-# after the TODO line of softmax's region (both may be empty; \n separates lines).
+# after the TODO line of logsoftmax's region (both may be empty; \n separates lines).
 attack() {
   mkdir -p "$H/src/$1"
   awk -v h="$2" -v b="$3" '
     NR == 1 {print; if (h != "") print h; next}
     {print}
-    /TODO\(softmax\)/ && b != "" {print "    " b}' "$STUB" > "$H/src/$1/softmax.c"
+    /TODO\(logsoftmax\)/ && b != "" {print "    " b}' "$STUB" > "$H/src/$1/logsoftmax.c"
 }
-SOL_BODY=$(sed -n '/^void softmax(float \*x, int n)/,/^}/p' code/lib/attention/softmax.c |
+SOL_BODY=$(sed -n '/^void logsoftmax(float \*x, int n)/,/^}/p' code/lib/attention/logsoftmax.c |
            sed -n '/BEGIN SOLUTION/,/END SOLUTION/p' | grep -v SOLUTION | sed 's|//.*||' | tr '\n' ' ')
 mkdir -p "$H/src/solution" "$H/src/stub"
-cp code/lib/attention/softmax.c "$H/src/solution/"; cp "$STUB" "$H/src/stub/"
+cp code/lib/attention/logsoftmax.c "$H/src/solution/"; cp "$STUB" "$H/src/stub/"
 I='#include <stdio.h>\n#include <stdlib.h>'
 attack forged_digits "$I" 'printf("[====] Synthesis: Tested: 1 | Passing: %0400d | Failing: 0 | Crashing: 0 \\n", 1); fflush(stdout);'
 FORGE='printf("[====] Synthesis: Tested: 1 | Passing: 1000 | Failing: 0 | Crashing: 0 \\n");'
@@ -99,7 +99,7 @@ attack malloc_10gb "$I" '{ volatile char *p = malloc((size_t)10 << 30); if (p) p
 attack output_1gb "$I" '{ static char mb[1 << 20]; for (int k = 0; k < 1024; k++) fwrite(mb, 1, sizeof mb, stdout); }'
 attack stack_overflow 'static int deep(volatile int k) { volatile char b[4096]; b[0] = (char)k; return deep(k + 1) + b[0]; }' '(void)deep(0);'
 attack include_dev_zero '#include "/dev/zero"' ''
-attack missing_function '#define softmax softmax_renamed' ''
+attack missing_function '#define logsoftmax logsoftmax_renamed' ''
 attack macro_bomb '#define A0 x\n#define A1 A0 A0 A0 A0 A0 A0 A0 A0\n#define A2 A1 A1 A1 A1 A1 A1 A1 A1\n#define A3 A2 A2 A2 A2 A2 A2 A2 A2' 'int bomb[] = {A3 A3 A3 A3 A3 A3 A3 A3};'
 ATTACKS=$(ls "$H/src" | grep -vE '^(solution|stub)$')
 # Expected when the refusals are on: a named reason (refused ...) or these words.
@@ -113,7 +113,7 @@ declare -A WANT=(
   [network]="refused" [tmp_leftover]="refused.*fopen" [off_by_one]="wrote past the end"
   [big_rows_skipped]="" [endless_loop]="did not return" [sleep]="did not return"
   [malloc_10gb]="failed" [output_1gb]="printed more" [stack_overflow]="crashed"
-  [include_dev_zero]="refused.*include" [missing_function]="refused.*softmax_renamed"
+  [include_dev_zero]="refused.*include" [missing_function]="refused.*logsoftmax_renamed"
   [macro_bomb]="compile error|failed")
 # With the refusals off, the reason each refused attack must fail for (the
 # judge's or the filter's); the attacks not refused are graded once only.
@@ -137,10 +137,10 @@ grade_one() {   # grade_one NAME MODE USER
   [ "$2" = bare ] && env+=(GRADER_NO_REFUSE=1)
   [ "$(id -u)" = 0 ] && env+=(GRADER_USER="$3")
   rm -rf "$root"; mkdir -p "$root/autograder/source" "$root/tmp"
-  (cd "$root/autograder/source" && unzip -q "$H/ch02-softmax.zip")
+  (cd "$root/autograder/source" && unzip -q "$H/ch02-logsoftmax.zip")
   cp -R "$H/src/$1" "$root/autograder/submission"; chmod 755 "$root" "$root/tmp"
   # the hidden test path the attacks name points at this grading's own pack
-  sed -i "s#$H/r-x/#$root/#g" "$root/autograder/submission/softmax.c"
+  sed -i "s#$H/r-x/#$root/#g" "$root/autograder/submission/logsoftmax.c"
   (cd "$root/autograder" && env "${env[@]}" AUTOGRADER_ROOT="$root/autograder" \
      TMPDIR="$root/tmp" timeout 200 bash source/run_autograder > "$root/stdout" 2>&1)
 }

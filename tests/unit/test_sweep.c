@@ -30,11 +30,16 @@
 #include "attention/attn_stats.h"
 #include "attention/dropout.h"
 #include "attention/geometry.h"
+#include "attention/bandwidth.h"
 #include "attention/kernel_regression.h"
+#include "attention/kernels.h"
+#include "attention/logsoftmax.h"
 #include "attention/patterns.h"
+#include "attention/sa_grad.h"
 #include "attention/scoring.h"
 #include "attention/self_attention.h"
 #include "attention/softmax.h"
+#include "attention/softmax_grad.h"
 #include "attention/spectral.h"
 #include "layers/block.h"
 #include "layers/block_train.h"
@@ -51,11 +56,15 @@
 #include "layers/geglu.h"
 #include "layers/gru.h"
 #include "layers/luong.h"
+#include "layers/sublayer.h"
+#include "variants/child.h"
 #include "variants/hard.h"
 #include "variants/linear_attention.h"
 #include "variants/online.h"
+#include "variants/online_merge.h"
 #include "variants/relative.h"
 #include "variants/sparse.h"
+#include "variants/topk.h"
 #include "masks/kv_cache.h"
 #include "masks/mask.h"
 #include "position/alibi.h"
@@ -1119,6 +1128,112 @@ typedef struct {
     void (*run)(const int *s);
 } sweep_t;
 
+// ---------------------------------------------------------------------------
+// the graded modules of chapters 1-5 (issue 25)
+
+static void sw_kernels(const int *s) {   // n_q, n_t
+    int n_q = s[0], n_t = s[1], bad = n_q < 0 || n_t < 0;
+    float *xq = fb(N1(n_q)), *xt = fb(N1(n_t)), *yt = fb(N1(n_t)), *yp = fb(N1(n_q));
+    float *w = fb(N2(n_q, n_t));
+    cr_assert_eq(kern_nearest_predict(xq, n_q, xt, yt, n_t, yp), bad ? -1 : 0);
+    fin(yp, N1(n_q), "y_pred");
+    cr_assert_eq(kern_laplace_weights(xq, n_q, xt, n_t, 0.5f, w), bad ? -1 : 0);
+    fin(w, N2(n_q, n_t), "w");
+    free(xq); free(xt); free(yt); free(yp); free(w);
+}
+static void sw_bandwidth(const int *s) {   // n_q, n_t
+    int n_q = s[0], n_t = s[1];
+    float *xq = fb(N1(n_q)), *yq = fb(N1(n_q)), *xt = fb(N1(n_t)), *yt = fb(N1(n_t));
+    float *out = fb(N1(n_q));
+    cr_assert_eq(bw_loo_predict(xq, yq, n_q, 0.5f, out), n_q < 0 ? -1 : 0);
+    fin(out, N1(n_q), "y_loo");
+    cr_assert_eq(bw_predict_dh(xq, n_q, xt, yt, n_t, 0.5f, out),
+                 n_q < 0 || n_t < 0 ? -1 : 0);
+    fin(out, N1(n_q), "dfdh");
+    free(xq); free(yq); free(xt); free(yt); free(out);
+}
+static void sw_logsoftmax(const int *s) {   // n
+    int n = s[0];
+    float *x = fb(N1(n)), *dy = fb(N1(n)), *dx = fb(N1(n));
+    fin1(smgrad_temperature(x, dy, n, 1.5f), "dL/dt");
+    fin1(smgrad_entropy(x, dx, n), "entropy");
+    fin(dx, N1(n), "dH/dx");
+    logsoftmax(x, n);
+    fin(x, N1(n), "log softmax");
+    logsoftmax_backward(x, dy, dx, n);
+    fin(dx, N1(n), "dx");
+    free(x); free(dy); free(dx);
+}
+static void sw_sa_grad(const int *s) {   // n, m (d_model), d
+    int n = s[0], m = s[1], d = s[2];
+    float *a = fb(N2(n, m)), *g = fb(N2(n, d)), *v = fb(N2(m, d)), *ds = fb(N2(n, m));
+    float *x = fb(N2(n, m)), *ann = fb(N2(n, n)), *w = fb(N2(m, d)), *dw = fb(N2(m, d));
+    sagrad_values(a, g, v, n, m, d);
+    fin(v, N2(m, d), "dv");
+    sagrad_scores(a, v, g, ds, n, m, d, 0.5f);
+    fin(ds, N2(n, m), "ds");
+    sagrad_wv(x, ann, g, dw, n, m, d);
+    fin(dw, N2(m, d), "dwv");
+    const sagrad_in_t in = {n, m, d, d, 1, x, w, w, w};
+    cr_assert_eq(sagrad_wq(&in, g, dw), 0);
+    fin(dw, N2(m, d), "dwq");
+    free(a); free(g); free(v); free(ds); free(x); free(ann); free(w); free(dw);
+}
+static void sw_sublayer(const int *s) {   // n, head
+    int n = s[0], h = s[1] > 0 ? s[1] : 1, d = 2 * h;
+    mha_params_t p;
+    ffn_params_t f, gf;
+    layernorm_params_t ln, gln;
+    cr_assert_eq(mha_alloc(&p, d, h), 0);
+    cr_assert_eq(ffn_alloc(&f, d, 3) | ffn_alloc(&gf, d, 3), 0);
+    cr_assert_eq(layernorm_alloc(&ln, d) | layernorm_alloc(&gln, d), 0);
+    float *x = fb(N2(n, d)), *y = fb(N2(n, d)), *dx = fb(N2(n, d));
+    unsigned char *mask = mb(N2(n, n));
+    cr_assert_eq(sublayer_prune_head(&p, s[1]), s[1] >= 0 && s[1] < h ? 0 : -1);
+    cr_assert_eq(sublayer_prenorm_ffn(&f, &ln, x, y, n), n < 0 ? -1 : 0);
+    fin(y, N2(n, d), "ffn y");
+    cr_assert_eq(sublayer_prenorm_attn(&p, &ln, x, mask, y, n), n < 0 ? -1 : 0);
+    fin(y, N2(n, d), "attn y");
+    cr_assert_eq(sublayer_prenorm_ffn_backward(&f, &ln, x, y, dx, &gf, &gln, n),
+                 n < 0 ? -1 : 0);
+    fin(dx, N2(n, d), "dx");
+    mha_free(&p); ffn_free(&f); ffn_free(&gf);
+    layernorm_free(&ln); layernorm_free(&gln);
+    free(x); free(y); free(dx); free(mask);
+}
+static void sw_child(const int *s) {   // n, l, c
+    int n = s[0], l = s[1], c = s[2];
+    unsigned char *mask = mb(N2(n, n));
+    int *steps = malloc(N2(n, n) * sizeof *steps);
+    cr_assert_eq(child_fixed_mask(mask, n, l, c),
+                 n < 0 || l < 1 || c < 0 || c > l ? -1 : 0);
+    int missing = child_reach_steps(mask, n, steps);
+    cr_assert(n < 0 ? missing == -1 : missing >= 0);
+    free(mask); free(steps);
+}
+static void sw_topk(const int *s) {   // n, m, d, top
+    int n = s[0], m = s[1], d = s[2], top = s[3];
+    float *q = fb(N2(n, d)), *k = fb(N2(m, d)), *v = fb(N2(m, d)), *out = fb(N2(n, d));
+    int bad = top < 1 || n < 0 || m < 0 || d < 0;
+    cr_assert_eq(topk_forward(q, k, v, out, n, m, d, d, top), bad ? -1 : 0);
+    fin(out, N2(n, d), "out");
+    free(q); free(k); free(v); free(out);
+}
+static void sw_online_merge(const int *s) {   // d_v, count
+    int dv = s[0] > 0 ? s[0] : 0, count = s[1];
+    double *acc_a = db(N1(dv)), *acc_b = db(N1(dv));
+    float *sc = fb(N1(count)), *v = fb(N2(count, dv)), *out = fb(N1(dv));
+    online_state_t a, b;
+    online_init(&a, acc_a, dv);
+    online_init(&b, acc_b, dv);
+    online_update(&b, sc, v, count);
+    online_merge(&a, &b);
+    online_merge(&a, &b);
+    online_finish(&a, out);
+    fin(out, N1(dv), "out");
+    free(acc_a); free(acc_b); free(sc); free(v); free(out);
+}
+
 static const sweep_t SWEEP[] = {
         {"mat_mul", 3, sw_mat_mul},
         {"mat_mul_bt", 3, sw_mat_mul_bt},
@@ -1231,6 +1346,17 @@ static const sweep_t SWEEP[] = {
         {"luong_general_scores luong_general_attend luong_general_backward", 3,
          sw_luong},
         {"geglu_gelu geglu_forward geglu_backward", 1, sw_geglu},
+        {"kern_nearest_predict kern_laplace_weights", 2, sw_kernels},
+        {"bw_loo_predict bw_predict_dh", 2, sw_bandwidth},
+        {"logsoftmax logsoftmax_backward smgrad_temperature smgrad_entropy", 1,
+         sw_logsoftmax},
+        {"sagrad_values sagrad_scores sagrad_wv sagrad_wq", 3, sw_sa_grad},
+        {"sublayer_prune_head sublayer_prenorm_ffn sublayer_prenorm_attn "
+         "sublayer_prenorm_ffn_backward",
+         2, sw_sublayer},
+        {"child_fixed_mask child_reach_steps", 3, sw_child},
+        {"topk_forward", 4, sw_topk},
+        {"online_merge", 2, sw_online_merge},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 
@@ -1271,10 +1397,12 @@ SWEEP_TEST(37) SWEEP_TEST(38) SWEEP_TEST(39) SWEEP_TEST(40) SWEEP_TEST(41)
 SWEEP_TEST(42) SWEEP_TEST(43) SWEEP_TEST(44) SWEEP_TEST(45) SWEEP_TEST(46)
 SWEEP_TEST(47) SWEEP_TEST(48) SWEEP_TEST(49) SWEEP_TEST(50) SWEEP_TEST(51)
 SWEEP_TEST(52) SWEEP_TEST(53) SWEEP_TEST(54) SWEEP_TEST(55) SWEEP_TEST(56)
-SWEEP_TEST(57) SWEEP_TEST(58) SWEEP_TEST(59)
+SWEEP_TEST(57) SWEEP_TEST(58) SWEEP_TEST(59) SWEEP_TEST(60)
+SWEEP_TEST(61) SWEEP_TEST(62) SWEEP_TEST(63) SWEEP_TEST(64) SWEEP_TEST(65)
+SWEEP_TEST(66) SWEEP_TEST(67) SWEEP_TEST(68) SWEEP_TEST(69)
 
 Test(sweep, table_fits_the_tests) {
-    cr_assert(N_SWEEP <= 60, "add SWEEP_TEST lines up to %d", N_SWEEP - 1);
+    cr_assert(N_SWEEP <= 70, "add SWEEP_TEST lines up to %d", N_SWEEP - 1);
 }
 
 // Every function declared in the headers of base/, attention/ and layers/ is

@@ -5,7 +5,6 @@
 int dropout_forward(const float *x, float *y, unsigned char *keep, int n, float p,
                     rng_t *rng) {
     if (!(p >= 0.0f && p <= 1.0f)) return -1;         // also refuses NaN
-    // BEGIN SOLUTION
     // Survivors are scaled by 1 / (1 - p) to make up for the dropped entries.
     float scale = p < 1.0f ? 1.0f / (1.0f - p) : 0.0f;
     for (int i = 0; i < n; i++) {
@@ -13,7 +12,6 @@ int dropout_forward(const float *x, float *y, unsigned char *keep, int n, float 
         if (keep) keep[i] = (unsigned char)kept;
         y[i] = kept ? x[i] * scale : 0.0f;
     }
-    // END SOLUTION
     return 0;
 }
 // end snippet

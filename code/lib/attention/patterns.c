@@ -21,7 +21,6 @@ void pattern_measure(const float *w, int n, pattern_stats_t *s) {
 // snippet: pattern_classify
 pattern_kind_t pattern_classify(const pattern_stats_t *s) {
     pattern_kind_t kind = PATTERN_NONE;
-    // BEGIN SOLUTION
     // Even spread first: in a short sequence even uniform rows put much of
     // their weight near the diagonal, so the later tests would misfire.
     if (s->entropy_ratio >= PATTERN_GLOBAL_MIN)
@@ -34,7 +33,6 @@ pattern_kind_t pattern_classify(const pattern_stats_t *s) {
         kind = PATTERN_SPARSE;
     else
         kind = PATTERN_GLOBAL;   // spread out, just not evenly
-    // END SOLUTION
     return kind;
 }
 // end snippet

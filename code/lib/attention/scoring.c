@@ -18,10 +18,8 @@ float score_scaled_dot(const float *q, const float *k, int d) {
 // snippet: score_cosine
 float score_cosine(const float *q, const float *k, int d) {
     float similarity = 0.0f;   // stays 0 for an all-zero vector: no direction
-    // BEGIN SOLUTION
     double nq = mat_norm(q, d), nk = mat_norm(k, d);
     if (nq > 0.0 && nk > 0.0) similarity = (float)(mat_dot(q, k, d) / (nq * nk));
-    // END SOLUTION
     return similarity;
 }
 // end snippet
@@ -29,13 +27,11 @@ float score_cosine(const float *q, const float *k, int d) {
 // snippet: score_additive
 float score_additive(const additive_params_t *p, const float *q, const float *k) {
     double score = 0.0;
-    // BEGIN SOLUTION
     for (int h = 0; h < p->d_h; h++) {          // one hidden unit at a time
         double a = mat_dot(p->w_q + h * p->d_q, q, p->d_q)     // (W_q q)_h
                  + mat_dot(p->w_k + h * p->d_k, k, p->d_k);    // (W_k k)_h
         score += p->v[h] * tanh(a);
     }
-    // END SOLUTION
     return (float)score;
 }
 // end snippet

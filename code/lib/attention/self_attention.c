@@ -9,10 +9,8 @@
 // snippet: self_attn_simple
 void self_attn_simple(const float *x, const unsigned char *mask,
                            float *out, float *weights, int n, int d) {
-    // BEGIN SOLUTION
     // The same matrix plays all three roles: Q = K = V = x.
     attention_forward(x, x, x, mask, out, weights, n, n, d, d);
-    // END SOLUTION
 }
 // end snippet
 
@@ -59,13 +57,11 @@ void self_attn_init(self_attn_params_t *p, rng_t *rng) {
 void self_attn_forward(const self_attn_params_t *p, const float *x,
                        const unsigned char *mask, float *q, float *k, float *v,
                        float *weights, float *out, int n) {
-    // BEGIN SOLUTION
     // Three views of the same input, one learned projection each.
     linear_forward(x, p->w_q, p->b_q, q, n, p->d_model, p->d_k);   // Q = x W_Q
     linear_forward(x, p->w_k, p->b_k, k, n, p->d_model, p->d_k);   // K = x W_K
     linear_forward(x, p->w_v, p->b_v, v, n, p->d_model, p->d_v);   // V = x W_V
     // Then chapter 2, unchanged: every query against every key of the same x.
     attention_forward(q, k, v, mask, out, weights, n, n, p->d_k, p->d_v);
-    // END SOLUTION
 }
 // end snippet

@@ -18,7 +18,6 @@ void softmax_naive(float *x, int n) {
 // snippet: softmax
 void softmax(float *x, int n) {
     if (n < 1) return;                   // an empty row: nothing to normalise
-    // BEGIN SOLUTION
     float max = x[0];
     for (int i = 1; i < n; i++)
         if (x[i] > max) max = x[i];
@@ -28,7 +27,6 @@ void softmax(float *x, int n) {
         sum += x[i];
     }
     for (int i = 0; i < n; i++) x[i] = (float)(x[i] / sum);
-    // END SOLUTION
 }
 // end snippet
 

@@ -30,7 +30,6 @@ int spectral_power_iteration(const float *a, int n, int left, double *x, int max
     if (!(nx > 0.0) || isinf(nx)) return -2;           // zero, inf or NaN start
     double *y = malloc((size_t)n * sizeof *y);
     if (!y) return -1;
-    // BEGIN SOLUTION
     for (int i = 0; i < n; i++) x[i] /= nx;           // start at unit length
     for (int it = 1; it <= max_iter; it++) {
         apply(a, n, left, x, y);                       // y = A x
@@ -47,7 +46,6 @@ int spectral_power_iteration(const float *a, int n, int left, double *x, int max
         }
         if (sqrt(step) < tol) { used = it; break; }
     }
-    // END SOLUTION
     free(y);
     return used;
 }

@@ -58,14 +58,12 @@ long mha_param_count(const mha_params_t *p) {
 
 // snippet: split_heads
 void mha_split_heads(const float *x, float *heads, int n, int n_heads, int d_k) {
-    // BEGIN SOLUTION
     int d_model = n_heads * d_k;
     for (int h = 0; h < n_heads; h++)
         for (int i = 0; i < n; i++)
             for (int c = 0; c < d_k; c++)
                 // x[i][h d_k + c]  ->  heads[h][i][c]
                 heads[(h * n + i) * d_k + c] = x[i * d_model + h * d_k + c];
-    // END SOLUTION
 }
 // end snippet
 

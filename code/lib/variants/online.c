@@ -16,7 +16,6 @@ void online_init(online_state_t *st, double *acc, int d_v) {
 
 // snippet: online_update
 void online_update(online_state_t *st, const float *scores, const float *v, int count) {
-    // BEGIN SOLUTION
     float block_max = -INFINITY;
     for (int e = 0; e < count; e++)
         if (scores[e] > block_max) block_max = scores[e];
@@ -32,7 +31,6 @@ void online_update(online_state_t *st, const float *scores, const float *v, int 
         for (int c = 0; c < st->d_v; c++) st->acc[c] += p * v[(long)e * st->d_v + c];
     }
     st->max = new_max;
-    // END SOLUTION
 }
 // end snippet
 

@@ -7,7 +7,6 @@
 
 // snippet: relpos_index
 void relpos_index(int *idx, int n, int m, int k_max) {
-    // BEGIN SOLUTION
     if (k_max < 0) k_max = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) {
@@ -16,7 +15,6 @@ void relpos_index(int *idx, int n, int m, int k_max) {
             if (off > k_max) off = k_max;
             idx[i * m + j] = off + k_max;         // shift to a row of the table
         }
-    // END SOLUTION
 }
 // end snippet
 

@@ -1,0 +1,12 @@
+// MISTAKE: leaves the kernel values unnormalised (rows do not sum to 1).
+        double near = INFINITY;   // the smallest distance: its weight is the largest
+        for (int j = 0; j < n_t; j++) {
+            double u = fabs((double)x_query[i] - x_train[j]);
+            if (u < near) near = u;
+        }
+        double sum = 0.0;
+        for (int j = 0; j < n_t; j++) {
+            double u = fabs((double)x_query[i] - x_train[j]);
+            row[j] = (float)exp(-(u - near) / h);
+            sum += row[j];
+        }

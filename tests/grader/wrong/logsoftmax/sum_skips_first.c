@@ -1,0 +1,8 @@
+// MISTAKE: starts the sum at i = 1.
+    float max = x[0];
+    for (int i = 1; i < n; i++)
+        if (x[i] > max) max = x[i];
+    double sum = 0.0;
+    for (int i = 1; i < n; i++) sum += exp((double)x[i] - max);
+    double lse = max + log(sum);
+    for (int i = 0; i < n; i++) x[i] = (float)(x[i] - lse);

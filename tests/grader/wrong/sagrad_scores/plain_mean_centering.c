@@ -1,0 +1,9 @@
+// MISTAKE: centres dA by its plain mean over the keys, not by its a-weighted sum.
+        double dot = 0.0;   // rowsum(a * dA) of row i
+        for (int j = 0; j < m; j++) {
+            double da = 0.0;
+            for (int c = 0; c < d_v; c++) da += (double)gi[c] * v[(long)j * d_v + c];
+            si[j] = (float)da;
+            dot += da / m;
+        }
+        for (int j = 0; j < m; j++) si[j] = (float)(scale * ai[j] * (si[j] - dot));
