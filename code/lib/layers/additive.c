@@ -76,7 +76,6 @@ void addattn_backward(const addattn_dims_t *d, const float *s, const float *w_a,
         const float *al = alpha + (size_t)i * t_len, *dci = dc + (size_t)i * k;
         float *dei = de + (size_t)i * t_len;
         double dot = 0.0;
-        // BEGIN SOLUTION
         for (int t = 0; t < t_len; t++) {
             // Inverts: c = sum_t alpha_t h_t
             const float *h = ann + ((size_t)t * b + i) * k;
@@ -102,7 +101,6 @@ void addattn_backward(const addattn_dims_t *d, const float *s, const float *w_a,
                 dwq[(size_t)i * a + j] += dpre;
             }
         }
-        // END SOLUTION
     }
     // Inverts: wq = s W_a
     tmat_mul_bt_acc(dwq, w_a, ds, b, sd, a);

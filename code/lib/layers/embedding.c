@@ -31,7 +31,6 @@ void embedding_backward(const int *ids, const float *dout, float *dtable, int n,
 int embedding_pos_forward(const float *table, const int *ids, const float *pe,
                           float *out, int n, int v, int e) {
     if (n < 0 || v < 0 || e < 0) return -1;
-    // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= v) return -1;
@@ -39,12 +38,10 @@ int embedding_pos_forward(const float *table, const int *ids, const float *pe,
         for (int j = 0; j < e; j++) out[(size_t)i * e + j] = row[j] * scale + pos[j];
     }
     return 0;
-    // END SOLUTION
 }
 
 void embedding_pos_backward(const int *ids, const float *dout, float *dtable, int n,
                             int v, int e) {
-    // BEGIN SOLUTION
     float scale = sqrtf((float)e);
     for (int i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= v) continue;
@@ -52,6 +49,5 @@ void embedding_pos_backward(const int *ids, const float *dout, float *dtable, in
         float *row = dtable + (size_t)ids[i] * e;
         for (int j = 0; j < e; j++) row[j] += scale * dout[(size_t)i * e + j];
     }
-    // END SOLUTION
 }
 // end snippet

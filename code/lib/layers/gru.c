@@ -64,7 +64,6 @@ void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
         const float *dho = dh_out + (size_t)i * hd;
         float *dai = dgi + (size_t)i * g3, *dah = dgh + (size_t)i * g3;
         for (int j = 0; j < hd; j++) {
-            // BEGIN SOLUTION
             // Inverts: h_out = (1 - z) * n + z * h
             float dz = dho[j] * (hp[j] - n[j]);
             float dn = dho[j] * (1.0f - z[j]);
@@ -81,7 +80,6 @@ void gru_cell_backward(const gru_params_t *p, gru_params_t *g, const float *x,
             dah[j] = dar;
             dah[hd + j] = daz;
             dah[2 * hd + j] = dan * r[j];
-            // END SOLUTION
         }
     }
     // Inverts: gi = x W_ih + b_ih and gh = h W_hh + b_hh

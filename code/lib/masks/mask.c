@@ -24,9 +24,7 @@ void mask_band(unsigned char *mask, int n, int w) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             unsigned char visible = 0;
-            // BEGIN SOLUTION
             visible = abs(i - j) <= w;
-            // END SOLUTION
             mask[(size_t)i * n + j] = visible;
         }
 }
@@ -137,7 +135,6 @@ int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reac
         for (int j = 0; j < n; j++) reach[(size_t)i * n + j] = i == j;
     for (int l = 0; l < layers; l++) {
         memcpy(prev, reach, nn);
-        // BEGIN SOLUTION
         // One more layer: i gets j if i already had j (residual), or i sees
         // some k that already had j.
         for (int i = 0; i < n; i++)
@@ -146,7 +143,6 @@ int mask_reach(const unsigned char *mask, int n, int layers, unsigned char *reac
                 for (int j = 0; j < n; j++)
                     reach[(size_t)i * n + j] |= prev[(size_t)k * n + j];
             }
-        // END SOLUTION
     }
     free(prev);
     return 0;

@@ -278,7 +278,6 @@ static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stri
                                 int n_keys, int d_k) {
     const float *q = fw->q, *k = fw->k, *v = fw->v, *a = fw->a, *dctx = dd->ctx;
     float *dq = dd->q, *dk = dd->k, *dv = dd->v;
-    // BEGIN SOLUTION
     float scale = 1.0f / sqrtf((float)d_k), dot_ad = 0.0f;
     float da[n_keys];
     for (int j = 0; j < n_keys; j++) {
@@ -302,7 +301,6 @@ static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stri
             dkj[c] += ds * q[c];
         }
     }
-    // END SOLUTION
 }
 // end snippet
 

@@ -10,10 +10,8 @@
 // snippet: alibi_slopes
 int alibi_slopes(float *slopes, int heads) {
     if (heads < 1) return -1;
-    // BEGIN SOLUTION
     for (int h = 1; h <= heads; h++)
         slopes[h - 1] = (float)exp2(-8.0 * h / heads);   // ratio 2^(-8/H)
-    // END SOLUTION
     return 0;
 }
 // end snippet

@@ -15,7 +15,6 @@ int rope_theta(float *theta, int d, double base) {
 // snippet: rope_apply
 int rope_apply(float *x, int n, int d, long pos0, double base) {
     if (n < 0 || d < 0 || d % 2 != 0 || !(base > 0.0)) return -1;
-    // BEGIN SOLUTION
     for (int r = 0; r < n; r++) {
         float *row = x + (long)r * d;
         for (int i = 0; i < d / 2; i++) {
@@ -26,7 +25,6 @@ int rope_apply(float *x, int n, int d, long pos0, double base) {
             row[2 * i + 1] = (float)(x0 * s + x1 * c);  // by the angle a
         }
     }
-    // END SOLUTION
     return 0;
 }
 // end snippet

@@ -10,7 +10,6 @@ double sinusoidal_freq(int i, int d, double base) {
 // snippet: sinusoidal_table
 int sinusoidal_table(float *pe, int n, int d, long pos0, double base) {
     if (n < 0 || d < 0 || pos0 < 0 || !(base > 0.0)) return -1;
-    // BEGIN SOLUTION
     for (int p = 0; p < n; p++) {
         double pos = (double)(pos0 + p);
         for (int c = 0; c < d; c += 2) {          // c = 2i: one sin/cos pair
@@ -19,7 +18,6 @@ int sinusoidal_table(float *pe, int n, int d, long pos0, double base) {
             if (c + 1 < d) pe[(long)p * d + c + 1] = (float)cos(angle);
         }
     }
-    // END SOLUTION
     return 0;
 }
 // end snippet

@@ -15,11 +15,9 @@ void optim_adam_step(optim_adam_t *o, float *w, const float *g) {
             if (!o->decay || o->decay[i]) w[i] *= keep;
     }
     for (size_t i = 0; i < o->n; i++) {
-        // BEGIN SOLUTION
         o->m[i] = o->beta1 * o->m[i] + (1.0f - o->beta1) * g[i];
         o->v[i] = o->beta2 * o->v[i] + (1.0f - o->beta2) * g[i] * g[i];
         w[i] -= a * o->m[i] / (sqrtf(o->v[i]) * s2 + o->eps);
-        // END SOLUTION
     }
 }
 // end snippet
