@@ -381,8 +381,8 @@ static void train(run_t *run) {
 static void section_training(report_t *r, run_t *run) {
     report_section(r, "training");
     const trainer_t *t = &run->tr;
-    printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdamW (weight "
-           "decay %.1f, not on the norms), warm-up %ld steps then cosine, clip %.1f\n",
+    printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdamW (decay "
+           "%.1f, not on the norms), warm-up %ld steps then cosine, clip %.1f\n",
            run->o.rounds, run->o.steps, run->bt.B, run->bt.T, (double)WEIGHT_DECAY,
            run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
