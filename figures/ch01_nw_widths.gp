@@ -3,7 +3,7 @@ fig_w = 1.2
 fig_h = 1.4
 load 'figures/style.gp'
 width(k) = recorded(sprintf('nw_panel_%d', k))
-set multiplot layout 2,4 margins 0.08, 0.98, 0.15, 0.92 spacing 0.035, 0.2
+set multiplot layout 2,4 margins 0.1, 0.98, 0.15, 0.92 spacing 0.035, 0.2
 unset key
 set xrange [0:5]
 set xtics 1

@@ -11,7 +11,7 @@ set y2range [0:1.0]
 set ytics 0, 0.25 nomirror textcolor rgb '#0072B2'
 set y2tics 0, 0.2 textcolor rgb '#D55E00'
 set border 11 lc rgb '#444444'
-set key center right
+set key below   # under the axes: inside, every place is crossed by a curve
 lnm = log(6)
 set label 1 'ln 6: uniform' at 8, lnm + 0.08 textcolor rgb '#0072B2' font ',11'
 set label 2 '1/6: uniform' at first 8, second 1.0/6 - 0.045 textcolor rgb '#D55E00' font ',11'

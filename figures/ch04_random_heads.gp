@@ -12,7 +12,7 @@ set autoscale xfix
 set autoscale yfix
 set yrange [*:*] reverse
 set tics scale 0 font ',10' textcolor rgb '#333333'
-set multiplot layout 2, 4 margins 0.11, 0.9, 0.12, 0.95 spacing 0.015, 0.08
+set multiplot layout 2, 4 margins 0.11, 0.9, 0.14, 0.95 spacing 0.015, 0.08
 do for [h=0:7] {
     set title sprintf('head %d', h + 1) offset 0, -0.7 font ',11'
     if (h >= 4) { set xlabel 'key' offset 0, 0.5 } else { unset xlabel }

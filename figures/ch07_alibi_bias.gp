@@ -12,7 +12,7 @@ set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set tics scale 0 font ',10'
 set cbtics font ',9'
-set multiplot layout 1, 3 margins 0.07, 0.87, 0.24, 0.88 spacing 0.13, 0
+set multiplot layout 1, 3 margins 0.09, 0.87, 0.24, 0.88 spacing 0.13, 0
 heads = "1 4 8"
 slopes = "'1/2' '1/16' '1/256'"
 do for [t=1:3] {

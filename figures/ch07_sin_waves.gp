@@ -3,16 +3,17 @@
 fig_w = 1.0
 fig_h = 1.35
 load 'figures/style.gp'
-set multiplot layout 4, 1 margins 0.1, 0.97, 0.1, 0.97 spacing 0, 0.035
+set multiplot layout 4, 1 margins 0.15, 0.97, 0.13, 0.97 spacing 0, 0.035
 set yrange [-1.25:1.25]
 set ytics -1, 1, 1
 set xrange [0:99]
-set key top right opaque samplen 1.5
+unset key   # each panel names its column on the left, over no wave
 cols = "0 4 8 16"
 do for [t=1:4] {
+    set ylabel sprintf('column %s', word(cols, t))
     if (t == 4) { set xlabel 'position pos'; set format x '%g' } else { unset xlabel; set format x '' }
     plot data.'sin_waves.dat' index 1 using 1:(column(t + 1)) with lines ls t lw 1.2 \
-             title sprintf('column %s', word(cols, t)), \
+             notitle, \
          '' index 0 using 1:(column(t + 1)) with points ls t pt 7 ps 0.45 notitle
 }
 unset multiplot

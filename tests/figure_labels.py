@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-LABEL = re.compile(r"^\s*set\s+(?:title|[xy]2?label|cblabel|label(?:\s+\d+)?)\s+"
+LABEL = re.compile(r"(?:^|[{;])\s*set\s+(?:title|[xy]2?label|cblabel|label(?:\s+\d+)?)\s+"
                    r"(?:'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\")")
 
 
@@ -30,8 +30,7 @@ def norm(s):
 def labels(script):
     out = []
     for line in open(script, encoding="utf-8"):
-        m = LABEL.match(line)
-        if m:
+        for m in LABEL.finditer(line):   # also inside { ... } and after ';'
             text = m.group(1) if m.group(1) is not None else m.group(2)
             out += [t for t in re.split(r"\\n", text) if norm(t)]
     return out
