@@ -12,7 +12,7 @@ t=$d.tmp.$$
 trap 'rm -rf "$t"' EXIT
 rm -rf "$t"; mkdir -p "$t"
 python3 tests/grader/instructors.py "$B" "$t/instructors.md"
-pandoc "$t/instructors.md" -s --toc --toc-depth=2 --metadata lang=en \
+pandoc "$t/instructors.md" -s --toc --toc-depth=2 --mathml --metadata lang=en \
   -o "$t/instructors.html"
 pandoc "$t/instructors.md" --toc --toc-depth=2 --pdf-engine=xelatex \
   -V papersize=a4 -V geometry:margin=2.2cm -V fontsize=10pt \
