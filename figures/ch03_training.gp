@@ -4,7 +4,7 @@
 fig_w = 1.25
 fig_h = 0.85
 load 'figures/style.gp'
-set multiplot layout 1, 3 margins 0.14, 0.97, 0.26, 0.88 spacing 0.07, 0
+set multiplot layout 1, 3 margins 0.14, 0.88, 0.26, 0.88 spacing 0.07, 0
 set xlabel 'step'
 set xtics 100
 set ylabel 'loss'
@@ -28,5 +28,8 @@ set title 'before training'
 plot data.'training_before.dat' matrix using 1:2:3 with image pixels notitle
 set title 'after training'
 unset ylabel
+# one colour scale for both maps (the same cbrange)
+set colorbox user origin screen 0.9, screen 0.26 size screen 0.012, screen 0.48
+set cbtics 0, 0.5, 1 scale 0.5
 plot data.'training_after.dat' matrix using 1:2:3 with image pixels notitle
 unset multiplot
