@@ -17,6 +17,10 @@ void mirror_translate(const int *src, int len, int *tgt) {
 
 void mirror_word_text(int k, int capital, char out[3]) {
     static const char cons[] = "bdfgklmnprst", vow[] = "aeiou";
+    if (k < 0 || k >= MIRROR_WORDS) {
+        out[0] = '?', out[1] = '\0', out[2] = '\0';
+        return;
+    }
     out[0] = cons[(k / 5) % 12];
     out[1] = vow[k % 5];
     out[2] = '\0';
@@ -126,7 +130,7 @@ int mirror_feed_count(int n, int batch) {
 static const void *feed(const mirror_feed_t *f, const mirror_split_t *s, int batch,
                         int k) {
     int first = k * batch;
-    int b = s->n - first < batch ? s->n - first : batch;
+    int b = k < 0 ? 0 : s->n - first < batch ? s->n - first : batch;
     mirror_batch_fill(f->bb, s, s->order + first, b, f->src_eos);
     return &f->bb->bt;
 }

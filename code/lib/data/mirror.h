@@ -27,7 +27,7 @@ int mirror_tgt_of_src(int id);
 void mirror_translate(const int *src, int len, int *tgt);
 
 // Word k as text: consonant k / 5, vowel k % 5 ("ba", "be", ..., "ti"),
-// in capitals if capital. out holds 3 chars.
+// in capitals if capital. out holds 3 chars. k outside 0..MIRROR_WORDS-1: "?".
 void mirror_word_text(int k, int capital, char out[3]);
 
 // The text of a source id (1..MIRROR_WORDS, MIRROR_SRC_EOS as "</s>") or a
@@ -69,7 +69,8 @@ void mirror_batch_fill(mirror_batch_t *bb, const mirror_split_t *s, const int *i
 // The two splits a trainer reads (train/trainer.h's trainer_data_t): training
 // batch k is the sentences order[k*batch ..] of train (the last one shorter),
 // validation batch k those of order[k*eval_batch ..] of val. Each call fills
-// *bb and returns &bb->bt (an s2s_batch_t), valid until the next call.
+// *bb and returns &bb->bt (an s2s_batch_t), valid until the next call; k
+// outside those batches gives an empty batch (bt.b = 0).
 typedef struct {
     const mirror_split_t *train, *val;
     int batch, eval_batch;       // 1..MIRROR_BATCH_MAX

@@ -22,73 +22,93 @@ int gpt_config_check(const gpt_config_t *c) {
     return 0;
 }
 
-// Floats of one layer: n1, wq, wk, wv, wo, n2, w1, w3, w2.
-static long layer_floats(const gpt_config_t *c) {
-    long HS = c->C / c->NH, C = c->C;
-    return C + C * c->NH * HS + 2 * C * c->NKV * HS + c->NH * HS * C + C + 3 * C * c->F;
+// snippet: gpt_tensors
+// The layout of the parameter buffer, written once: the tensors in buffer order
+// (wte; per layer n1 wq wk wv wo n2 w1 w3 w2; nf), each with its size, its
+// kind and the field of gpt_params_t that views it. gpt_param_count, gpt_bind,
+// gpt_init and gpt_decay_mask all walk this list.
+typedef enum {
+    EMBEDDING,    // wte: initialised N(0, 0.02), decays
+    MATRIX,       // initialised N(0, 0.02), decays
+    OUT_MATRIX,   // wo, w2, which add into the residual stream: N(0, 0.02 / sqrt(2L))
+    NORM          // n1, n2, nf: initialised 1, no decay
+} tensor_kind_t;
+
+typedef struct {
+    const char *name;
+    int layer;            // 0..L-1, or -1 outside the blocks
+    long n;               // floats
+    tensor_kind_t kind;
+    float **view;         // the field of p that points at it
+} tensor_t;
+
+enum { MAX_TENSORS = 2 + 9 * GPT_MAX_LAYERS };
+
+static int put(tensor_t *t, int i, const char *name, int layer, long n,
+               tensor_kind_t kind, float **view) {
+    t[i] = (tensor_t){name, layer, n, kind, view};
+    return i + 1;
 }
+
+// t (MAX_TENSORS) <- the tensors of a checked config c, views into p; returns
+// their number.
+static int gpt_tensors(gpt_params_t *p, const gpt_config_t *c, tensor_t *t) {
+    long C = c->C, HS = C / c->NH, qC = c->NH * HS, kvC = c->NKV * HS, F = c->F;
+    int i = put(t, 0, "wte", -1, c->V * C, EMBEDDING, &p->wte);
+    for (int l = 0; l < c->L; l++) {
+        i = put(t, i, "n1", l, C, NORM, &p->layer[l].n1);
+        i = put(t, i, "wq", l, C * qC, MATRIX, &p->layer[l].wq);
+        i = put(t, i, "wk", l, C * kvC, MATRIX, &p->layer[l].wk);
+        i = put(t, i, "wv", l, C * kvC, MATRIX, &p->layer[l].wv);
+        i = put(t, i, "wo", l, qC * C, OUT_MATRIX, &p->layer[l].wo);
+        i = put(t, i, "n2", l, C, NORM, &p->layer[l].n2);
+        i = put(t, i, "w1", l, C * F, MATRIX, &p->layer[l].ffn.w1);
+        i = put(t, i, "w3", l, C * F, MATRIX, &p->layer[l].ffn.w3);
+        i = put(t, i, "w2", l, F * C, OUT_MATRIX, &p->layer[l].ffn.w2);
+    }
+    return put(t, i, "nf", -1, C, NORM, &p->nf);
+}
+// end snippet
 
 long gpt_param_count(const gpt_config_t *c) {
     if (gpt_config_check(c)) return -1;
-    return (long)c->V * c->C + c->L * layer_floats(c) + c->C;
+    gpt_params_t p;
+    tensor_t t[MAX_TENSORS];
+    long total = 0;
+    for (int i = 0, n = gpt_tensors(&p, c, t); i < n; i++) total += t[i].n;
+    return total;
 }
 
 void gpt_bind(gpt_params_t *p, float *buf, const gpt_config_t *c) {
-    long HS = c->C / c->NH, C = c->C;
-    float *at = buf;
-    p->wte = at, at += (long)c->V * C;
-    for (int l = 0; l < c->L; l++) {
-        p->layer[l].n1 = at, at += C;
-        p->layer[l].wq = at, at += C * c->NH * HS;
-        p->layer[l].wk = at, at += C * c->NKV * HS;
-        p->layer[l].wv = at, at += C * c->NKV * HS;
-        p->layer[l].wo = at, at += c->NH * HS * C;
-        p->layer[l].n2 = at, at += C;
-        swiglu_params_t *f = &p->layer[l].ffn;
-        f->C = c->C, f->F = c->F;
-        f->w1 = at, at += C * c->F;
-        f->w3 = at, at += C * c->F;
-        f->w2 = at, at += (long)c->F * C;
-    }
-    p->nf = at;
+    memset(p, 0, sizeof *p);
+    if (gpt_config_check(c)) return;
+    tensor_t t[MAX_TENSORS];
+    for (int i = 0, n = gpt_tensors(p, c, t); i < n; buf += t[i].n, i++)
+        *t[i].view = buf;
+    for (int l = 0; l < c->L; l++) p->layer[l].ffn.C = c->C, p->layer[l].ffn.F = c->F;
 }
 
 void gpt_init(float *buf, const gpt_config_t *c, rng_t *rng) {
+    if (gpt_config_check(c)) return;
     gpt_params_t p;
-    gpt_bind(&p, buf, c);
-    long HS = c->C / c->NH, C = c->C;
+    tensor_t t[MAX_TENSORS];
     float std = 0.02f, std_out = 0.02f / sqrtf(2.0f * (float)c->L);
-    rng_fill_normal(rng, p.wte, c->V * c->C, 0.0f, std);
-    for (int l = 0; l < c->L; l++) {
-        for (long i = 0; i < C; i++) p.layer[l].n1[i] = p.layer[l].n2[i] = 1.0f;
-        rng_fill_normal(rng, p.layer[l].wq, (int)(C * c->NH * HS), 0.0f, std);
-        rng_fill_normal(rng, p.layer[l].wk, (int)(C * c->NKV * HS), 0.0f, std);
-        rng_fill_normal(rng, p.layer[l].wv, (int)(C * c->NKV * HS), 0.0f, std);
-        rng_fill_normal(rng, p.layer[l].wo, (int)(c->NH * HS * C), 0.0f, std_out);
-        rng_fill_normal(rng, p.layer[l].ffn.w1, (int)(C * c->F), 0.0f, std);
-        rng_fill_normal(rng, p.layer[l].ffn.w3, (int)(C * c->F), 0.0f, std);
-        rng_fill_normal(rng, p.layer[l].ffn.w2, (int)(C * c->F), 0.0f, std_out);
+    for (int i = 0, n = gpt_tensors(&p, c, t); i < n; buf += t[i].n, i++) {
+        if (t[i].kind == NORM)
+            for (long j = 0; j < t[i].n; j++) buf[j] = 1.0f;
+        else
+            rng_fill_normal(rng, buf, (int)t[i].n, 0.0f,
+                            t[i].kind == OUT_MATRIX ? std_out : std);
     }
-    for (long i = 0; i < C; i++) p.nf[i] = 1.0f;
-}
-
-static unsigned char *fill_bytes(unsigned char *at, long n, unsigned char value) {
-    memset(at, value, (size_t)n);
-    return at + n;
 }
 
 // snippet: gpt_decay_mask
 void gpt_decay_mask(unsigned char *mask, const gpt_config_t *c) {
-    long HS = c->C / c->NH, C = c->C;
-    long attn = C * c->NH * HS + 2 * C * c->NKV * HS + c->NH * HS * C;
-    unsigned char *at = fill_bytes(mask, (long)c->V * C, 1);   // wte
-    for (int l = 0; l < c->L; l++) {
-        at = fill_bytes(at, C, 0);                     // n1
-        at = fill_bytes(at, attn, 1);                  // wq wk wv wo
-        at = fill_bytes(at, C, 0);                     // n2
-        at = fill_bytes(at, 3 * C * (long)c->F, 1);    // w1 w3 w2
-    }
-    fill_bytes(at, C, 0);                              // nf
+    if (gpt_config_check(c)) return;
+    gpt_params_t p;
+    tensor_t t[MAX_TENSORS];
+    for (int i = 0, n = gpt_tensors(&p, c, t); i < n; mask += t[i].n, i++)
+        memset(mask, t[i].kind != NORM, (size_t)t[i].n);   // 1: decays
 }
 // end snippet
 
@@ -283,7 +303,7 @@ static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
 
 int gpt_backward(const gpt_params_t *p, const gpt_params_t *g, const gpt_config_t *c,
                  const gpt_batch_t *bt, gpt_work_t *w, float scale) {
-    if (bt->B != w->B || bt->T != w->T) return -1;
+    if (bt->B < 1 || bt->T < 1 || bt->B != w->B || bt->T != w->T) return -1;
     int B = w->B, T = w->T, N = B * T, C = c->C, V = c->V;
     // in the forward pass this was: logits = RMSNorm(x_out) nf wte^T, then the loss
     memset(w->dlogits, 0, (size_t)N * V * sizeof(float));
@@ -415,6 +435,7 @@ int gpt_cache_step(const gpt_params_t *p, const gpt_config_t *c, gpt_cache_t *k,
 // snippet: gpt_sample
 int gpt_sample(const float *logits, int V, float temperature, int top_k, float top_p,
                rng_t *rng, float *scratch) {
+    if (V < 1) return -1;
     int best = 0;
     for (int i = 1; i < V; i++)
         if (logits[i] > logits[best]) best = i;

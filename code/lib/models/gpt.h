@@ -49,7 +49,9 @@ int gpt_config_check(const gpt_config_t *c);
 // Floats in the flat buffer; -1 if the config is bad.
 long gpt_param_count(const gpt_config_t *c);
 
-// Point p's fields into buf (gpt_param_count floats).
+// Point p's fields into buf (gpt_param_count floats). A bad config (see
+// gpt_config_check) binds nothing: p is zeroed. So do gpt_init and
+// gpt_decay_mask nothing on a bad config.
 void gpt_bind(gpt_params_t *p, float *buf, const gpt_config_t *c);
 
 // Initialise buf as GPT-2 does: every matrix normal(0, 0.02), the two output
@@ -84,7 +86,7 @@ double gpt_forward(const gpt_params_t *p, const gpt_config_t *c, const gpt_batch
 
 // Gradient of scale * (the summed loss of the last gpt_forward on bt),
 // accumulated into g (zero it first). Returns 0; -1 if bt differs in shape
-// from the last forward.
+// from the last forward, or no forward on a batch preceded.
 int gpt_backward(const gpt_params_t *p, const gpt_params_t *g, const gpt_config_t *c,
                  const gpt_batch_t *bt, gpt_work_t *w, float scale);
 
@@ -120,7 +122,7 @@ int gpt_cache_step(const gpt_params_t *p, const gpt_config_t *c, gpt_cache_t *k,
 // keeping only the top_k most probable (top_k <= 0: all), then the smallest
 // set of those whose probability reaches top_p (top_p >= 1: all), and draws
 // from what is left with rng. scratch: 2 V floats (rng and scratch are
-// not used, and may be NULL, when greedy). Returns the token id.
+// not used, and may be NULL, when greedy). Returns the token id; -1 if V < 1.
 int gpt_sample(const float *logits, int V, float temperature, int top_k, float top_p,
                rng_t *rng, float *scratch);
 

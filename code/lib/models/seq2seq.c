@@ -38,39 +38,72 @@ struct s2s_work {
     float *dcur, *dnext, *dc, *work;
 };
 
+int s2s_config_check(const s2s_config_t *c) {
+    if (c->v_src < 1 || c->v_tgt < 1 || c->e < 1 || c->h < 1 || c->b_max < 1 ||
+        c->t_max < 1 || c->u_max < 1 || (c->attention && c->a < 1))
+        return -1;
+    return 0;
+}
+
+// The parameter buffer's layout is written once, in param_layout: it hands out
+// the views in buffer order through a cursor, which also counts the floats
+// (buf NULL: count only, every view NULL), so s2s_param_count and s2s_bind
+// walk the same code.
+typedef struct {
+    float *buf;
+    long used;
+} cursor_t;
+
+static float *view(cursor_t *k, long n) {
+    float *r = k->buf ? k->buf + k->used : NULL;
+    k->used += n;
+    return r;
+}
+
+static void bind_gru(gru_params_t *g, cursor_t *k, int d_in, int h) {
+    float *w = view(k, gru_param_count(d_in, h));
+    if (w) gru_bind(g, w, d_in, h);
+}
+
+// p's views into buf (or NULL views when buf is NULL) for a checked config c;
+// returns the floats they cover.
+static long param_layout(s2s_params_t *p, float *buf, const s2s_config_t *c) {
+    int h = c->h, k2 = 2 * c->h, e = c->e;
+    cursor_t k = {buf, 0};
+    memset(p, 0, sizeof *p);
+    p->emb_src = view(&k, (long)c->v_src * e);
+    p->emb_tgt = view(&k, (long)c->v_tgt * e);
+    bind_gru(&p->enc_f, &k, e, h);
+    bind_gru(&p->enc_b, &k, e, h);
+    p->w_init = view(&k, (long)k2 * h);
+    p->b_init = view(&k, h);
+    if (c->attention) {               // NULL without attention
+        p->w_a = view(&k, (long)h * c->a);
+        p->u_a = view(&k, (long)k2 * c->a);
+        p->v_a = view(&k, c->a);
+    }
+    bind_gru(&p->dec, &k, e + k2, h);
+    p->w_out = view(&k, 3L * h * c->v_tgt);
+    p->b_out = view(&k, c->v_tgt);
+    return k.used;
+}
+
 long s2s_param_count(const s2s_config_t *c) {
-    long h = c->h, k = 2L * c->h, e = c->e;
-    long n = (long)(c->v_src + c->v_tgt) * e + 2 * gru_param_count((int)e, (int)h);
-    n += k * h + h;                                   // w_init, b_init
-    if (c->attention) n += h * c->a + k * c->a + c->a;
-    n += gru_param_count((int)(e + k), (int)h);
-    n += 3 * h * c->v_tgt + c->v_tgt;
-    return n;
+    if (s2s_config_check(c)) return -1;
+    s2s_params_t p;
+    return param_layout(&p, NULL, c);
 }
 
 void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c) {
-    int h = c->h, k = 2 * c->h, e = c->e;
-    p->emb_src = buf;
-    p->emb_tgt = p->emb_src + (size_t)c->v_src * e;
-    float *q = gru_bind(&p->enc_f, p->emb_tgt + (size_t)c->v_tgt * e, e, h);
-    q = gru_bind(&p->enc_b, q, e, h);
-    p->w_init = q;
-    p->b_init = p->w_init + (size_t)k * h;
-    q = p->b_init + h;
-    if (c->attention) {
-        p->w_a = q;
-        p->u_a = p->w_a + (size_t)h * c->a;
-        p->v_a = p->u_a + (size_t)k * c->a;
-        q = p->v_a + c->a;
-    } else {
-        p->w_a = p->u_a = p->v_a = NULL;
+    if (s2s_config_check(c)) {
+        memset(p, 0, sizeof *p);
+        return;
     }
-    q = gru_bind(&p->dec, q, e + k, h);
-    p->w_out = q;
-    p->b_out = p->w_out + (size_t)3 * h * c->v_tgt;
+    param_layout(p, buf, c);
 }
 
 void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng) {
+    if (s2s_config_check(c)) return;
     s2s_params_t p;
     s2s_bind(&p, buf, c);
     long n_emb = (long)(c->v_src + c->v_tgt) * c->e, n = s2s_param_count(c);
@@ -86,6 +119,7 @@ static void *zalloc(size_t n, size_t size, int *bad) {
 }
 
 s2s_work_t *s2s_work_new(const s2s_config_t *c) {
+    if (s2s_config_check(c)) return NULL;
     s2s_work_t *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     size_t b = (size_t)c->b_max, t = (size_t)c->t_max, u = (size_t)c->u_max;

@@ -35,10 +35,15 @@ typedef struct {
     float *w_out, *b_out;         // (3H, Vt), (Vt,)
 } s2s_params_t;
 
-// Floats in the flat buffer for this configuration.
+// 0 if c describes a model this module can build; -1 otherwise (a size
+// below 1; A below 1 with attention).
+int s2s_config_check(const s2s_config_t *c);
+
+// Floats in the flat buffer for this configuration; -1 if the config is bad.
 long s2s_param_count(const s2s_config_t *c);
 
-// Point p's fields into buf (s2s_param_count floats).
+// Point p's fields into buf (s2s_param_count floats). A bad config binds
+// nothing (p zeroed); s2s_init then does nothing either.
 void s2s_bind(s2s_params_t *p, float *buf, const s2s_config_t *c);
 
 // Initialise buf: embeddings N(0, 1), every other weight U(-k, k) with
@@ -47,7 +52,8 @@ void s2s_init(float *buf, const s2s_config_t *c, rng_t *rng);
 
 typedef struct s2s_work s2s_work_t;   // activations and scratch, opaque
 
-// Allocate the workspace for c's largest batch. NULL if memory ran out.
+// Allocate the workspace for c's largest batch. NULL if memory ran out or
+// the config is bad.
 s2s_work_t *s2s_work_new(const s2s_config_t *c);
 void s2s_work_free(s2s_work_t *w);
 

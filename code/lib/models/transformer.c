@@ -28,18 +28,6 @@ int tf_config_check(const tf_config_t *c) {
     return 0;
 }
 
-static long mha_floats(long d) { return 4 * d * d + d; }
-static long ffn_floats(long d, long f) { return 2 * d * f + f + d; }
-
-long tf_param_count(const tf_config_t *c) {
-    if (tf_config_check(c)) return -1;
-    long d = c->d_model, f = c->d_ff;
-    long enc = mha_floats(d) + ffn_floats(d, f) + 4 * d;
-    long dec = 2 * mha_floats(d) + ffn_floats(d, f) + 6 * d;
-    return (c->v_src + c->v_tgt) * d + c->n_enc * enc + c->n_dec * dec + d * c->v_tgt +
-           c->v_tgt;
-}
-
 // Take n floats from *buf.
 static float *take(float **buf, long n) {
     float *r = *buf;
@@ -47,52 +35,85 @@ static float *take(float **buf, long n) {
     return r;
 }
 
-static void bind_mha(mha_params_t *m, float **buf, int d, int h) {
+// The parameter buffer's layout is written once, in param_layout: it hands out
+// the views in buffer order through a cursor, which also counts the floats
+// (buf NULL: count only, every view NULL), so tf_param_count and tf_bind walk
+// the same code.
+typedef struct {
+    float *buf;
+    long used;
+} cursor_t;
+
+static float *view(cursor_t *k, long n) {
+    float *r = k->buf ? k->buf + k->used : NULL;
+    k->used += n;
+    return r;
+}
+
+static void bind_mha(mha_params_t *m, cursor_t *k, int d, int h) {
     m->d_model = d, m->n_heads = h, m->d_k = d / h;
-    m->w_q = take(buf, (long)d * d);
-    m->w_k = take(buf, (long)d * d);
-    m->w_v = take(buf, (long)d * d);
-    m->w_o = take(buf, (long)d * d);
-    m->b_o = take(buf, d);
+    m->w_q = view(k, (long)d * d);
+    m->w_k = view(k, (long)d * d);
+    m->w_v = view(k, (long)d * d);
+    m->w_o = view(k, (long)d * d);
+    m->b_o = view(k, d);
 }
 
-static void bind_ffn(ffn_params_t *f, float **buf, int d, int d_ff) {
+static void bind_ffn(ffn_params_t *f, cursor_t *k, int d, int d_ff) {
     f->d_model = d, f->d_ff = d_ff;
-    f->w1 = take(buf, (long)d * d_ff);
-    f->b1 = take(buf, d_ff);
-    f->w2 = take(buf, (long)d_ff * d);
-    f->b2 = take(buf, d);
+    f->w1 = view(k, (long)d * d_ff);
+    f->b1 = view(k, d_ff);
+    f->w2 = view(k, (long)d_ff * d);
+    f->b2 = view(k, d);
 }
 
-static void bind_ln(layernorm_params_t *ln, float **buf, int d) {
+static void bind_ln(layernorm_params_t *ln, cursor_t *k, int d) {
     ln->d = d;
-    ln->gamma = take(buf, d);
-    ln->beta = take(buf, d);
+    ln->gamma = view(k, d);
+    ln->beta = view(k, d);
 }
 
-void tf_bind(tf_params_t *p, float *buf, const tf_config_t *c) {
+// p's views into buf (or NULL views when buf is NULL) for a checked config c;
+// returns the floats they cover.
+static long param_layout(tf_params_t *p, float *buf, const tf_config_t *c) {
     int d = c->d_model, h = c->n_heads;
+    cursor_t k = {buf, 0};
     memset(p, 0, sizeof *p);
-    p->emb_src = take(&buf, (long)c->v_src * d);
-    p->emb_tgt = take(&buf, (long)c->v_tgt * d);
+    p->emb_src = view(&k, (long)c->v_src * d);
+    p->emb_tgt = view(&k, (long)c->v_tgt * d);
     for (int l = 0; l < c->n_enc; l++) {
         encoder_block_t *e = &p->enc[l];
-        bind_mha(&e->attn, &buf, d, h);
-        bind_ln(&e->norm1, &buf, d);
-        bind_ffn(&e->ffn, &buf, d, c->d_ff);
-        bind_ln(&e->norm2, &buf, d);
+        bind_mha(&e->attn, &k, d, h);
+        bind_ln(&e->norm1, &k, d);
+        bind_ffn(&e->ffn, &k, d, c->d_ff);
+        bind_ln(&e->norm2, &k, d);
     }
     for (int l = 0; l < c->n_dec; l++) {
         decoder_block_t *e = &p->dec[l];
-        bind_mha(&e->self_attn, &buf, d, h);
-        bind_ln(&e->norm1, &buf, d);
-        bind_mha(&e->cross_attn, &buf, d, h);
-        bind_ln(&e->norm2, &buf, d);
-        bind_ffn(&e->ffn, &buf, d, c->d_ff);
-        bind_ln(&e->norm3, &buf, d);
+        bind_mha(&e->self_attn, &k, d, h);
+        bind_ln(&e->norm1, &k, d);
+        bind_mha(&e->cross_attn, &k, d, h);
+        bind_ln(&e->norm2, &k, d);
+        bind_ffn(&e->ffn, &k, d, c->d_ff);
+        bind_ln(&e->norm3, &k, d);
     }
-    p->w_out = take(&buf, (long)d * c->v_tgt);
-    p->b_out = take(&buf, c->v_tgt);
+    p->w_out = view(&k, (long)d * c->v_tgt);
+    p->b_out = view(&k, c->v_tgt);
+    return k.used;
+}
+
+long tf_param_count(const tf_config_t *c) {
+    if (tf_config_check(c)) return -1;
+    tf_params_t p;
+    return param_layout(&p, NULL, c);
+}
+
+void tf_bind(tf_params_t *p, float *buf, const tf_config_t *c) {
+    if (tf_config_check(c)) {
+        memset(p, 0, sizeof *p);
+        return;
+    }
+    param_layout(p, buf, c);
 }
 
 static void init_ln(layernorm_params_t *ln) {

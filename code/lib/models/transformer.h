@@ -48,7 +48,8 @@ int tf_config_check(const tf_config_t *c);
 // Floats in the flat buffer for this configuration; -1 if the config is bad.
 long tf_param_count(const tf_config_t *c);
 
-// Point p's fields into buf (tf_param_count floats).
+// Point p's fields into buf (tf_param_count floats). A bad config binds
+// nothing: p is zeroed.
 void tf_bind(tf_params_t *p, float *buf, const tf_config_t *c);
 
 // Initialise buf as The Annotated Transformer does: every matrix (embeddings

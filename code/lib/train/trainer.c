@@ -7,6 +7,7 @@
 
 float trainer_lr_linear(float peak, long k, long n, long w) {
     (void)w;
+    if (n < 1 || k < 0 || k >= n) return 0.0f;
     return peak * (1.0f - (float)k / (float)n);
 }
 
@@ -15,6 +16,7 @@ float trainer_lr_linear(float peak, long k, long n, long w) {
 // (Adam's second-moment estimates start at zero and are noisy: full steps
 // too early send a post-norm Transformer astray), then a linear decay to zero.
 float trainer_lr_warmup(float peak, long k, long n, long w) {
+    if (n < 1 || k < 0 || k >= n) return 0.0f;
     if (k < w) return peak * (float)(k + 1) / (float)w;
     return peak * (float)(n - k) / (float)(n - w);
 }

@@ -82,6 +82,7 @@ typedef struct {
 // warmup: a linear rise over the first w steps, peak (k+1)/w, then a linear
 // decay to 0, peak (n-k)/(n-w) (Adam's second moments start at zero and are
 // noisy: full steps too early send a post-norm Transformer astray).
+// k outside 0..n-1 (no such step, n < 1 included): 0.
 float trainer_lr_linear(float peak, long k, long n, long w);
 float trainer_lr_warmup(float peak, long k, long n, long w);
 

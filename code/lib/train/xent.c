@@ -8,7 +8,7 @@ double xent_forward(const float *logits, const int *targets, float *probs, int n
                     int ignore, int *count) {
     double loss = 0.0;
     *count = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && v > 0; i++) {
         const float *z = logits + (size_t)i * v;
         float *p = probs + (size_t)i * v, mx = z[0];
         for (int j = 1; j < v; j++) mx = z[j] > mx ? z[j] : mx;

@@ -7,7 +7,7 @@
 // logits (N, V), targets (N,) -> probs (N, V) = softmax of each row; returns
 // the summed loss -sum log probs[i][targets[i]] over the rows whose target is
 // not ignore (use -1 to ignore nothing), and *count = the number of such rows.
-// Targets outside 0..V-1 (other than ignore) count as ignored.
+// Targets outside 0..V-1 (other than ignore) count as ignored. N or V below 1: 0.
 // (torch: F.cross_entropy(logits, targets, ignore_index=ignore, reduction='sum'))
 double xent_forward(const float *logits, const int *targets, float *probs, int n, int v,
                     int ignore, int *count);
