@@ -2170,3 +2170,66 @@ Test(sweep, softmax_of_one_entry_is_one) {
     cr_assert_eq(softmax_rows_temp(y, 1, 1, 0.1f), 0);
     cr_assert_eq(y[0], 1.0f);
 }
+
+// ---------------------------------------------------------------------------
+// what the sweep of data/, train/ and models/ found (issue 23), one test each
+
+Test(sweep, xent_of_zero_classes_reads_nothing) {
+    float logits[1] = {1.0f}, probs[1] = {7.0f};
+    int t[2] = {0, 0}, count = -1;
+    cr_assert_eq(xent_forward(logits, t, probs, 2, 0, -1, &count), 0.0);
+    cr_assert_eq(count, 0);
+    cr_assert_eq(probs[0], 7.0f);
+}
+
+Test(sweep, learning_rate_outside_the_run_is_zero) {
+    cr_assert_eq(trainer_lr_linear(0.5f, 0, 0, 0), 0.0f);
+    cr_assert_eq(trainer_lr_warmup(0.5f, 0, 0, 0), 0.0f);    // was 0/0
+    cr_assert_eq(trainer_lr_warmup(0.5f, 3, 3, 3), 0.0f);    // was 0/0
+    cr_assert_eq(trainer_lr_warmup(0.5f, -1, 4, 0), 0.0f);
+    cr_assert_eq(trainer_lr_warmup(0.5f, 0, 4, 0), 0.5f);    // no warm-up: the peak
+}
+
+Test(sweep, mirror_words_and_feeds_out_of_range) {
+    char w[3] = "xx";
+    mirror_word_text(-1, 0, w);                              // read vow[-1]
+    cr_assert_str_eq(w, "?");
+    mirror_word_text(MIRROR_WORDS, 1, w);
+    cr_assert_str_eq(w, "?");
+    rng_t rng;
+    rng_seed(&rng, 1);
+    mirror_split_t sp;
+    cr_assert_eq(mirror_split_make(&sp, 3, 0, &rng), 0);
+    mirror_batch_t *bb = malloc(sizeof *bb);
+    mirror_feed_t f = {&sp, &sp, 2, 2, 0, bb};
+    cr_assert_eq(((const s2s_batch_t *)mirror_feed_train(&f, -1))->b, 0);  // order[-2]
+    cr_assert_eq(((const s2s_batch_t *)mirror_feed_val(&f, 1))->b, 1);
+    free(bb);
+    mirror_split_free(&sp);
+}
+
+Test(sweep, models_refuse_bad_configs_and_empty_calls) {
+    gpt_config_t g = {.V = 5, .C = 4, .L = 1, .NH = 0, .NKV = 1, .F = 3, .B_max = 1,
+                      .T_max = 1, .rope_base = 1e4};
+    gpt_params_t gp;
+    float buf[1] = {7.0f};
+    gpt_bind(&gp, buf, &g);                                  // was C / 0
+    cr_assert_null(gp.wte);
+    float logits[1] = {1.0f};
+    cr_assert_eq(gpt_sample(logits, 0, 0.0f, 0, 1.0f, NULL, NULL), -1);   // was 0
+    tf_config_t t = {.v_src = 3, .v_tgt = 3, .d_model = 4, .n_heads = 0, .d_ff = 2,
+                     .n_enc = 1, .n_dec = 1, .b_max = 1, .t_max = 1, .u_max = 1};
+    tf_params_t tp;
+    tf_bind(&tp, buf, &t);                                   // was d / 0
+    cr_assert_null(tp.emb_src);
+    s2s_config_t s = {.v_src = 3, .v_tgt = 3, .e = 0, .h = 2, .b_max = 1, .t_max = 1,
+                      .u_max = 1};
+    cr_assert_eq(s2s_param_count(&s), -1);                   // was a count for E = 0
+    cr_assert_null(s2s_work_new(&s));
+    g.NH = 2;
+    gpt_work_t *w = gpt_work_new(&g);
+    gpt_params_t p = {0};
+    gpt_batch_t empty = {0, 0, NULL};
+    cr_assert_eq(gpt_backward(&p, &p, &g, &empty, w, 1.0f), -1);  // no forward
+    gpt_work_free(w);
+}
