@@ -28,6 +28,7 @@
 #include "base/stats.h"
 #include "base/linear.h"
 #include "base/tmat.h"
+#include "base/views.h"
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
 #include "attention/dropout.h"
@@ -1791,6 +1792,17 @@ static void sw_seq2seq(const int *s) {
     free(w); free(g); free(src); free(tin); free(tout);
 }
 
+static void sw_views(const int *s) {   // two takes
+    float *buf = fb(N1(s[0]) + N1(s[1]));
+    views_t v = {buf, 0}, count = {NULL, 0};
+    cr_assert_eq(views_take(&v, s[0]), buf);
+    cr_assert_eq(views_take(&v, s[1]), buf + N1(s[0]));
+    cr_assert_null(views_take(&count, s[0]));
+    cr_assert_null(views_take(&count, s[1]));
+    cr_assert(v.used == (long)(N1(s[0]) + N1(s[1])) && count.used == v.used);
+    free(buf);
+}
+
 static const sweep_t SWEEP[] = {
         {"mat_mul", 3, sw_mat_mul},
         {"mat_mul_bt", 3, sw_mat_mul_bt},
@@ -1949,6 +1961,7 @@ static const sweep_t SWEEP[] = {
          "s2s_work_free "
          "s2s_forward s2s_backward s2s_greedy s2s_model_forward s2s_model_backward",
          4, sw_seq2seq},
+        {"views_take", 2, sw_views},
 };
 enum { N_SWEEP = sizeof SWEEP / sizeof SWEEP[0] };
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/tmat.h"
+#include "base/views.h"
 #include "layers/additive.h"
 #include "layers/embedding.h"
 #include "train/xent.h"
@@ -46,22 +47,12 @@ int s2s_config_check(const s2s_config_t *c) {
 }
 
 // The parameter buffer's layout is written once, in param_layout: it hands out
-// the views in buffer order through a cursor, which also counts the floats
-// (buf NULL: count only, every view NULL), so s2s_param_count and s2s_bind
-// walk the same code.
-typedef struct {
-    float *buf;
-    long used;
-} cursor_t;
+// the views in buffer order (base/views.h), which also counts the floats (no
+// buffer: count only, every view NULL), so s2s_param_count and s2s_bind walk the
+// same code.
 
-static float *view(cursor_t *k, long n) {
-    float *r = k->buf ? k->buf + k->used : NULL;
-    k->used += n;
-    return r;
-}
-
-static void bind_gru(gru_params_t *g, cursor_t *k, int d_in, int h) {
-    float *w = view(k, gru_param_count(d_in, h));
+static void bind_gru(gru_params_t *g, views_t *k, int d_in, int h) {
+    float *w = views_take(k, gru_param_count(d_in, h));
     if (w) gru_bind(g, w, d_in, h);
 }
 
@@ -69,22 +60,22 @@ static void bind_gru(gru_params_t *g, cursor_t *k, int d_in, int h) {
 // returns the floats they cover.
 static long param_layout(s2s_params_t *p, float *buf, const s2s_config_t *c) {
     int h = c->h, k2 = 2 * c->h, e = c->e;
-    cursor_t k = {buf, 0};
+    views_t k = {buf, 0};
     memset(p, 0, sizeof *p);
-    p->emb_src = view(&k, (long)c->v_src * e);
-    p->emb_tgt = view(&k, (long)c->v_tgt * e);
+    p->emb_src = views_take(&k, (long)c->v_src * e);
+    p->emb_tgt = views_take(&k, (long)c->v_tgt * e);
     bind_gru(&p->enc_f, &k, e, h);
     bind_gru(&p->enc_b, &k, e, h);
-    p->w_init = view(&k, (long)k2 * h);
-    p->b_init = view(&k, h);
+    p->w_init = views_take(&k, (long)k2 * h);
+    p->b_init = views_take(&k, h);
     if (c->attention) {               // NULL without attention
-        p->w_a = view(&k, (long)h * c->a);
-        p->u_a = view(&k, (long)k2 * c->a);
-        p->v_a = view(&k, c->a);
+        p->w_a = views_take(&k, (long)h * c->a);
+        p->u_a = views_take(&k, (long)k2 * c->a);
+        p->v_a = views_take(&k, c->a);
     }
     bind_gru(&p->dec, &k, e + k2, h);
-    p->w_out = view(&k, 3L * h * c->v_tgt);
-    p->b_out = view(&k, c->v_tgt);
+    p->w_out = views_take(&k, 3L * h * c->v_tgt);
+    p->b_out = views_take(&k, c->v_tgt);
     return k.used;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/tmat.h"
+#include "base/views.h"
 #include "layers/block_train.h"
 #include "layers/embedding.h"
 #include "layers/layernorm.h"
@@ -36,51 +37,41 @@ static float *take(float **buf, long n) {
 }
 
 // The parameter buffer's layout is written once, in param_layout: it hands out
-// the views in buffer order through a cursor, which also counts the floats
-// (buf NULL: count only, every view NULL), so tf_param_count and tf_bind walk
-// the same code.
-typedef struct {
-    float *buf;
-    long used;
-} cursor_t;
+// the views in buffer order (base/views.h), which also counts the floats (no
+// buffer: count only, every view NULL), so tf_param_count and tf_bind walk the
+// same code.
 
-static float *view(cursor_t *k, long n) {
-    float *r = k->buf ? k->buf + k->used : NULL;
-    k->used += n;
-    return r;
-}
-
-static void bind_mha(mha_params_t *m, cursor_t *k, int d, int h) {
+static void bind_mha(mha_params_t *m, views_t *k, int d, int h) {
     m->d_model = d, m->n_heads = h, m->d_k = d / h;
-    m->w_q = view(k, (long)d * d);
-    m->w_k = view(k, (long)d * d);
-    m->w_v = view(k, (long)d * d);
-    m->w_o = view(k, (long)d * d);
-    m->b_o = view(k, d);
+    m->w_q = views_take(k, (long)d * d);
+    m->w_k = views_take(k, (long)d * d);
+    m->w_v = views_take(k, (long)d * d);
+    m->w_o = views_take(k, (long)d * d);
+    m->b_o = views_take(k, d);
 }
 
-static void bind_ffn(ffn_params_t *f, cursor_t *k, int d, int d_ff) {
+static void bind_ffn(ffn_params_t *f, views_t *k, int d, int d_ff) {
     f->d_model = d, f->d_ff = d_ff;
-    f->w1 = view(k, (long)d * d_ff);
-    f->b1 = view(k, d_ff);
-    f->w2 = view(k, (long)d_ff * d);
-    f->b2 = view(k, d);
+    f->w1 = views_take(k, (long)d * d_ff);
+    f->b1 = views_take(k, d_ff);
+    f->w2 = views_take(k, (long)d_ff * d);
+    f->b2 = views_take(k, d);
 }
 
-static void bind_ln(layernorm_params_t *ln, cursor_t *k, int d) {
+static void bind_ln(layernorm_params_t *ln, views_t *k, int d) {
     ln->d = d;
-    ln->gamma = view(k, d);
-    ln->beta = view(k, d);
+    ln->gamma = views_take(k, d);
+    ln->beta = views_take(k, d);
 }
 
 // p's views into buf (or NULL views when buf is NULL) for a checked config c;
 // returns the floats they cover.
 static long param_layout(tf_params_t *p, float *buf, const tf_config_t *c) {
     int d = c->d_model, h = c->n_heads;
-    cursor_t k = {buf, 0};
+    views_t k = {buf, 0};
     memset(p, 0, sizeof *p);
-    p->emb_src = view(&k, (long)c->v_src * d);
-    p->emb_tgt = view(&k, (long)c->v_tgt * d);
+    p->emb_src = views_take(&k, (long)c->v_src * d);
+    p->emb_tgt = views_take(&k, (long)c->v_tgt * d);
     for (int l = 0; l < c->n_enc; l++) {
         encoder_block_t *e = &p->enc[l];
         bind_mha(&e->attn, &k, d, h);
@@ -97,8 +88,8 @@ static long param_layout(tf_params_t *p, float *buf, const tf_config_t *c) {
         bind_ffn(&e->ffn, &k, d, c->d_ff);
         bind_ln(&e->norm3, &k, d);
     }
-    p->w_out = view(&k, (long)d * c->v_tgt);
-    p->b_out = view(&k, c->v_tgt);
+    p->w_out = views_take(&k, (long)d * c->v_tgt);
+    p->b_out = views_take(&k, c->v_tgt);
     return k.used;
 }
 
