@@ -50,6 +50,15 @@ typedef struct {
     long top_k;
 } opts_t;
 
+// The trainer's batches of one model: windows of the two token streams.
+typedef struct {
+    const int *train, *held;     // the training and held-out texts as tokens
+    long n_train, n_held;
+    int *tok;                    // (B, T + 1) one batch's windows
+    gpt_batch_t bt;              // B, T and tok
+    rng_t rng;                   // the random windows' offsets
+} feed_t;
+
 typedef struct {
     opts_t o;
     corpus_t corpus;
@@ -59,9 +68,8 @@ typedef struct {
     long n_train_tok, n_held_tok;
     gpt_model_t md;
     trainer_t tr;
-    rng_t rng, feed_rng;         // init and shuffling; the feed's random windows
-    int *batch_tok;              // (B, T + 1) one batch's windows
-    gpt_batch_t bt;
+    rng_t rng;                   // init and shuffling
+    feed_t feed;                 // the model's batches
     double train_cpu;            // seconds of CPU time in trainer_run
     float *logits, *logits2, *scratch;
     unsigned char *decay;        // (P,) AdamW's decay mask: 0 for the norms
@@ -175,6 +183,14 @@ static void section_tokens(report_t *r, run_t *run) {
 // ---------------------------------------------------------------------------
 // the model
 
+// A feed of B windows of T + 1 tokens over run's two texts.
+static void feed_new(feed_t *fd, const run_t *run, int B, int T) {
+    fd->train = run->train_tok, fd->held = run->held_tok;
+    fd->n_train = run->n_train_tok, fd->n_held = run->n_held_tok;
+    fd->tok = xmalloc(PROG, (size_t)B * (T + 1) * sizeof(int));
+    fd->bt = (gpt_batch_t){.B = B, .T = T, .tokens = fd->tok};
+}
+
 static void model_new(run_t *run) {
     const opts_t *o = &run->o;
     gpt_config_t c = {.V = run->bpe.vocab, .C = (int)o->width, .L = (int)o->layers,
@@ -183,9 +199,7 @@ static void model_new(run_t *run) {
                       .T_max = (int)o->ctx, .rope_base = 10000.0};
     xok(PROG, gpt_config_check(&c), "gpt_config_check");
     run->md.cfg = c;
-    run->bt = (gpt_batch_t){.B = c.B_max, .T = c.T_max};
-    run->batch_tok = xmalloc(PROG, (size_t)c.B_max * (c.T_max + 1) * sizeof(int));
-    run->bt.tokens = run->batch_tok;
+    feed_new(&run->feed, run, c.B_max, c.T_max);
     run->logits = xfloats(PROG, (size_t)c.V);
     run->logits2 = xfloats(PROG, (size_t)c.V);
     run->scratch = xfloats(PROG, 2 * (size_t)c.V);
@@ -312,27 +326,35 @@ static void section_gradients(report_t *r, rng_t *rng) {
 // training
 
 // The trainer's batches: B windows of T + 1 tokens at random offsets of the
-// training text (k is ignored: every batch is a fresh draw from feed_rng); the
-// held-out batches are the held-out text's first windows in order.
+// training text (k is ignored: every batch is a fresh draw from the feed's
+// rng); the held-out batches are the held-out text's first windows in order.
 static const void *feed_train(void *self, int k) {
-    run_t *run = self;
+    feed_t *fd = self;
     (void)k;
-    int B = run->bt.B, T = run->bt.T;
+    int B = fd->bt.B, T = fd->bt.T;
     for (int b = 0; b < B; b++) {
-        long start = (long)(rng_uniform(&run->feed_rng) * (run->n_train_tok - T - 1));
-        memcpy(run->batch_tok + b * (T + 1), run->train_tok + start,
-               (size_t)(T + 1) * sizeof(int));
+        long start = (long)(rng_uniform(&fd->rng) * (fd->n_train - T - 1));
+        memcpy(fd->tok + b * (T + 1), fd->train + start, (size_t)(T + 1) * sizeof(int));
     }
-    return &run->bt;
+    return &fd->bt;
 }
 
 static const void *feed_val(void *self, int k) {
-    run_t *run = self;
-    int B = run->bt.B, T = run->bt.T;
+    feed_t *fd = self;
+    int B = fd->bt.B, T = fd->bt.T;
     for (int b = 0; b < B; b++)
-        memcpy(run->batch_tok + b * (T + 1), run->held_tok + ((long)k * B + b) * T,
+        memcpy(fd->tok + b * (T + 1), fd->held + ((long)k * B + b) * T,
                (size_t)(T + 1) * sizeof(int));
-    return &run->bt;
+    return &fd->bt;
+}
+
+// Held-out batches of fd (at most max_val), or exit if the text holds none.
+static int feed_val_batches(const feed_t *fd, int max_val) {
+    long per_val = (long)fd->bt.B * fd->bt.T;
+    int n_val = (int)((fd->n_held - 1) / per_val);
+    n_val = n_val > max_val ? max_val : n_val;
+    xok(PROG, n_val >= 1 ? 0 : -1, "held-out text too short for one batch");
+    return n_val;
 }
 
 // snippet: ch10_cosine
@@ -364,15 +386,12 @@ static void train(run_t *run) {
     gpt_bind(&md->g, run->tr.g, &md->cfg);
     md->work = gpt_work_new(&md->cfg);
     xok(PROG, md->work ? 0 : -1, "gpt_work_new");
-    long per_val = (long)run->bt.B * run->bt.T;
-    int n_val = (int)((run->n_held_tok - 1) / per_val);
-    n_val = n_val > 4 ? 4 : n_val;
-    xok(PROG, n_val >= 1 ? 0 : -1, "held-out text too short for one batch");
+    int n_val = feed_val_batches(&run->feed, 4);
     trainer_model_t m = {.self = md, .forward = gpt_model_forward,
                          .backward = gpt_model_backward, .label = "gpt"};
-    trainer_data_t d = {.self = run, .n_train = (int)run->o.steps, .n_val = n_val,
-                        .train_batch = feed_train, .val_batch = feed_val};
-    rng_seed(&run->feed_rng, 7);
+    trainer_data_t d = {.self = &run->feed, .n_train = (int)run->o.steps,
+                        .n_val = n_val, .train_batch = feed_train, .val_batch = feed_val};
+    rng_seed(&run->feed.rng, 7);
     double t0 = clock_cpu_seconds();
     xok(PROG, trainer_run(&run->tr, &m, &d, &run->rng), "trainer_run");
     run->train_cpu = clock_cpu_seconds() - t0;
@@ -383,7 +402,7 @@ static void section_training(report_t *r, run_t *run) {
     const trainer_t *t = &run->tr;
     printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdamW (decay "
            "%.1f, not on the norms), warm-up %ld steps then cosine, clip %.1f\n",
-           run->o.rounds, run->o.steps, run->bt.B, run->bt.T, (double)WEIGHT_DECAY,
+           run->o.rounds, run->o.steps, run->feed.bt.B, run->feed.bt.T, (double)WEIGHT_DECAY,
            run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
     FILE *f = report_data(r, "loss.dat");
@@ -404,11 +423,11 @@ static void section_training(report_t *r, run_t *run) {
     report_value(r, "train_last", "%.2f", t->train_loss[last]);
     report_value(r, "lr", "%g", run->o.lr);
     report_value(r, "weight_decay", "%.1f", (double)WEIGHT_DECAY);
-    report_value(r, "batch", "%.0f", run->bt.B);
+    report_value(r, "batch", "%.0f", run->feed.bt.B);
     report_value(r, "warmup", "%.0f", (double)run->o.steps);
     report_value(r, "train_steps", "%.0f", (double)(run->o.steps * run->o.rounds));
     report_value(r, "train_tokens_seen", "%.0f",
-                 (double)(run->o.steps * run->o.rounds * run->bt.B * run->bt.T));
+                 (double)(run->o.steps * run->o.rounds * run->feed.bt.B * run->feed.bt.T));
 }
 
 // ---------------------------------------------------------------------------
@@ -602,7 +621,7 @@ static void section_generation(report_t *r, run_t *run) {
 
 static void section_measured(report_t *r, run_t *run) {
     report_section(r, "measured (CPU time)");
-    double tokens = (double)run->o.steps * run->o.rounds * run->bt.B * run->bt.T;
+    double tokens = (double)run->o.steps * run->o.rounds * run->feed.bt.B * run->feed.bt.T;
     printf("training: %.1f s CPU for %.0f tokens, %.0f tokens/s (with held-out "
            "passes)\n", run->train_cpu, tokens, tokens / run->train_cpu);
     const gpt_config_t *c = &run->md.cfg;
@@ -690,7 +709,7 @@ static void run_free(run_t *run) {
     bpe_free(&run->bpe);
     corpus_split_free(&run->split);
     corpus_free(&run->corpus);
-    free(run->train_tok), free(run->held_tok), free(run->batch_tok);
+    free(run->train_tok), free(run->held_tok), free(run->feed.tok);
     free(run->logits), free(run->logits2), free(run->scratch), free(run->decay);
 }
 
