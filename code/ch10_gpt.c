@@ -70,6 +70,7 @@ typedef struct {
     trainer_t tr;
     rng_t rng;                   // init and shuffling
     feed_t feed;                 // the model's batches
+    int n_val;                   // held-out batches after each round
     double train_cpu;            // seconds of CPU time in trainer_run
     float *logits, *logits2, *scratch;
     unsigned char *decay;        // (P,) AdamW's decay mask: 0 for the norms
@@ -400,7 +401,7 @@ static void train(run_t *run) {
     gpt_bind(&md->g, run->tr.g, &md->cfg);
     md->work = gpt_work_new(&md->cfg);
     xok(PROG, md->work ? 0 : -1, "gpt_work_new");
-    int n_val = feed_val_batches(&run->feed, 4);
+    int n_val = run->n_val = feed_val_batches(&run->feed, 4);
     trainer_model_t m = {.self = md, .forward = gpt_model_forward,
                          .backward = gpt_model_backward, .label = "gpt"};
     trainer_data_t d = {.self = &run->feed, .n_train = (int)run->o.steps,
@@ -412,6 +413,20 @@ static void train(run_t *run) {
     run->train_cpu = clock_cpu_seconds() - t0;
 }
 
+// Bytes of the tokens the n_val held-out batches of fd predict: a loss in
+// nats per token times their tokens / ln 2 / these bytes is bits per byte.
+static long val_bytes(const run_t *run, const feed_t *fd, int n_val) {
+    long bytes = 0;
+    int B = fd->bt.B, T = fd->bt.T;
+    for (long w = 0; w < (long)n_val * B; w++)   // window w predicts 1..T
+        for (int t = 1; t <= T; t++) {
+            int len;
+            bpe_token(&run->bpe, fd->held[w * T + t], &len);
+            bytes += len;
+        }
+    return bytes;
+}
+
 static void section_training(report_t *r, run_t *run) {
     report_section(r, "training");
     const trainer_t *t = &run->tr;
@@ -421,15 +436,22 @@ static void section_training(report_t *r, run_t *run) {
            (double)WEIGHT_DECAY,
            run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
+    long v_tok = (long)run->n_val * run->feed.bt.B * run->feed.bt.T;
+    long v_bytes = val_bytes(run, &run->feed, run->n_val);
     FILE *f = report_data(r, "loss.dat");
-    if (f) fprintf(f, "# step train_loss held_loss (nats per token)\n");
+    if (f)
+        fprintf(f, "# step train_loss held_loss (nats per token) held_bpb (bits per "
+                "byte: the same held-out windows, %ld tokens, %ld bytes)\n", v_tok,
+                v_bytes);
     for (int e = 0; e < t->epochs_run; e++) {
         printf("%6d %8ld %14.4f %14.4f\n", e + 1, (e + 1) * run->o.steps,
                t->train_loss[e], t->val_loss[e]);
         if (f)
-            fprintf(f, "%ld %.6f %.6f\n", (e + 1) * run->o.steps, t->train_loss[e],
-                    t->val_loss[e]);
+            fprintf(f, "%ld %.6f %.6f %.6f\n", (e + 1) * run->o.steps, t->train_loss[e],
+                    t->val_loss[e], t->val_loss[e] * v_tok / log(2.0) / v_bytes);
     }
+    report_value(r, "curve_tokens", "%.0f", (double)v_tok);
+    report_value(r, "curve_bytes", "%.0f", (double)v_bytes);
     report_data_close(r, f);
     int last = t->epochs_run - 1;
     report_check_true(r, "the held-out loss fell during training",
