@@ -50,6 +50,15 @@ typedef struct {
     long top_k;
 } opts_t;
 
+// The trainer's batches of one model: windows of the two token streams.
+typedef struct {
+    const int *train, *held;     // the training and held-out texts as tokens
+    long n_train, n_held;
+    int *tok;                    // (B, T + 1) one batch's windows
+    gpt_batch_t bt;              // B, T and tok
+    rng_t rng;                   // the random windows' offsets
+} feed_t;
+
 typedef struct {
     opts_t o;
     corpus_t corpus;
@@ -59,9 +68,9 @@ typedef struct {
     long n_train_tok, n_held_tok;
     gpt_model_t md;
     trainer_t tr;
-    rng_t rng, feed_rng;         // init and shuffling; the feed's random windows
-    int *batch_tok;              // (B, T + 1) one batch's windows
-    gpt_batch_t bt;
+    rng_t rng;                   // init and shuffling
+    feed_t feed;                 // the model's batches
+    int n_val;                   // held-out batches after each round
     double train_cpu;            // seconds of CPU time in trainer_run
     float *logits, *logits2, *scratch;
     unsigned char *decay;        // (P,) AdamW's decay mask: 0 for the norms
@@ -175,17 +184,26 @@ static void section_tokens(report_t *r, run_t *run) {
 // ---------------------------------------------------------------------------
 // the model
 
+// A feed of B windows of T + 1 tokens over run's two texts.
+static void feed_new(feed_t *fd, const run_t *run, int B, int T) {
+    fd->train = run->train_tok, fd->held = run->held_tok;
+    fd->n_train = run->n_train_tok, fd->n_held = run->n_held_tok;
+    fd->tok = xmalloc(PROG, (size_t)B * (T + 1) * sizeof(int));
+    fd->bt = (gpt_batch_t){.B = B, .T = T, .tokens = fd->tok};
+}
+
+// SwiGLU's hidden width for model width C: about 8 C / 3, a multiple of 4.
+static int swiglu_width(long C) { return (int)(8 * C / 3 + 3) / 4 * 4; }
+
 static void model_new(run_t *run) {
     const opts_t *o = &run->o;
     gpt_config_t c = {.V = run->bpe.vocab, .C = (int)o->width, .L = (int)o->layers,
                       .NH = (int)o->heads, .NKV = (int)o->kv_heads,
-                      .F = (int)(8 * o->width / 3 + 3) / 4 * 4, .B_max = (int)o->batch,
+                      .F = swiglu_width(o->width), .B_max = (int)o->batch,
                       .T_max = (int)o->ctx, .rope_base = 10000.0};
     xok(PROG, gpt_config_check(&c), "gpt_config_check");
     run->md.cfg = c;
-    run->bt = (gpt_batch_t){.B = c.B_max, .T = c.T_max};
-    run->batch_tok = xmalloc(PROG, (size_t)c.B_max * (c.T_max + 1) * sizeof(int));
-    run->bt.tokens = run->batch_tok;
+    feed_new(&run->feed, run, c.B_max, c.T_max);
     run->logits = xfloats(PROG, (size_t)c.V);
     run->logits2 = xfloats(PROG, (size_t)c.V);
     run->scratch = xfloats(PROG, 2 * (size_t)c.V);
@@ -258,10 +276,13 @@ static double fd_along(gpt_model_t *m, float *w, const gpt_batch_t *bt, long off
     return (lp - lm) / (2.0 * h);
 }
 
-static void section_gradients(report_t *r, rng_t *rng) {
-    report_section(r, "gradient check");
+// The worst relative difference between backward and finite differences over
+// every kind of parameter of a tiny two-block model (post: the post-norm
+// order), each along a random direction; print: the table of them.
+static double grad_check(rng_t *rng, int post, int print) {
     gpt_model_t m = {.cfg = {.V = 23, .C = 8, .L = 2, .NH = 4, .NKV = 2, .F = 12,
-                             .B_max = 2, .T_max = 6, .rope_base = 10000.0}};
+                             .B_max = 2, .T_max = 6, .rope_base = 10000.0,
+                             .post_norm = post}};
     long n = gpt_param_count(&m.cfg);
     float *w = xfloats(PROG, (size_t)n), *g = xfloats(PROG, (size_t)n);
     float *u = xfloats(PROG, (size_t)n);
@@ -289,7 +310,9 @@ static void section_gradients(report_t *r, rng_t *rng) {
         {"SwiGLU W_2 (down)", p->layer[0].ffn.w2, 96}, {"final RMSNorm nf", p->nf, 8},
     };
     double worst = 0.0;
-    printf("%-32s %12s %12s %10s\n", "parameters", "analytic", "numeric", "rel. err");
+    if (print)
+        printf("%-32s %12s %12s %10s\n", "parameters", "analytic", "numeric",
+               "rel. err");
     for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
         long off = part[i].at - w;
         double an = 0.0;
@@ -300,39 +323,53 @@ static void section_gradients(report_t *r, rng_t *rng) {
         double nu = fd_along(&m, w, &bt, off, part[i].n, u, 1e-3f);
         double rel = fabs(an - nu) / fmax(fabs(an), 1e-2);
         if (rel > worst) worst = rel;
-        printf("%-32s %12.5f %12.5f %10.2e\n", part[i].name, an, nu, rel);
+        if (print) printf("%-32s %12.5f %12.5f %10.2e\n", part[i].name, an, nu, rel);
     }
-    report_check(r, "backward == finite differences (relative)", worst, 1e-2);
-    report_value(r, "grad_worst", "%.1e", worst);
     gpt_work_free(m.work);
     free(w), free(g), free(u);
+    return worst;
+}
+
+static void section_gradients(report_t *r, rng_t *rng) {
+    report_section(r, "gradient check");
+    double worst = grad_check(rng, 0, 1);
+    report_check(r, "backward == finite differences (relative)", worst, 1e-2);
+    report_value(r, "grad_worst", "%.1e", worst);
 }
 
 // ---------------------------------------------------------------------------
 // training
 
 // The trainer's batches: B windows of T + 1 tokens at random offsets of the
-// training text (k is ignored: every batch is a fresh draw from feed_rng); the
-// held-out batches are the held-out text's first windows in order.
+// training text (k is ignored: every batch is a fresh draw from the feed's
+// rng); the held-out batches are the held-out text's first windows in order.
 static const void *feed_train(void *self, int k) {
-    run_t *run = self;
+    feed_t *fd = self;
     (void)k;
-    int B = run->bt.B, T = run->bt.T;
+    int B = fd->bt.B, T = fd->bt.T;
     for (int b = 0; b < B; b++) {
-        long start = (long)(rng_uniform(&run->feed_rng) * (run->n_train_tok - T - 1));
-        memcpy(run->batch_tok + b * (T + 1), run->train_tok + start,
-               (size_t)(T + 1) * sizeof(int));
+        long start = (long)(rng_uniform(&fd->rng) * (fd->n_train - T - 1));
+        memcpy(fd->tok + b * (T + 1), fd->train + start, (size_t)(T + 1) * sizeof(int));
     }
-    return &run->bt;
+    return &fd->bt;
 }
 
 static const void *feed_val(void *self, int k) {
-    run_t *run = self;
-    int B = run->bt.B, T = run->bt.T;
+    feed_t *fd = self;
+    int B = fd->bt.B, T = fd->bt.T;
     for (int b = 0; b < B; b++)
-        memcpy(run->batch_tok + b * (T + 1), run->held_tok + ((long)k * B + b) * T,
+        memcpy(fd->tok + b * (T + 1), fd->held + ((long)k * B + b) * T,
                (size_t)(T + 1) * sizeof(int));
-    return &run->bt;
+    return &fd->bt;
+}
+
+// Held-out batches of fd (at most max_val), or exit if the text holds none.
+static int feed_val_batches(const feed_t *fd, int max_val) {
+    long per_val = (long)fd->bt.B * fd->bt.T;
+    int n_val = (int)((fd->n_held - 1) / per_val);
+    n_val = n_val > max_val ? max_val : n_val;
+    xok(PROG, n_val >= 1 ? 0 : -1, "held-out text too short for one batch");
+    return n_val;
 }
 
 // snippet: ch10_cosine
@@ -364,18 +401,30 @@ static void train(run_t *run) {
     gpt_bind(&md->g, run->tr.g, &md->cfg);
     md->work = gpt_work_new(&md->cfg);
     xok(PROG, md->work ? 0 : -1, "gpt_work_new");
-    long per_val = (long)run->bt.B * run->bt.T;
-    int n_val = (int)((run->n_held_tok - 1) / per_val);
-    n_val = n_val > 4 ? 4 : n_val;
-    xok(PROG, n_val >= 1 ? 0 : -1, "held-out text too short for one batch");
+    int n_val = run->n_val = feed_val_batches(&run->feed, 4);
     trainer_model_t m = {.self = md, .forward = gpt_model_forward,
                          .backward = gpt_model_backward, .label = "gpt"};
-    trainer_data_t d = {.self = run, .n_train = (int)run->o.steps, .n_val = n_val,
-                        .train_batch = feed_train, .val_batch = feed_val};
-    rng_seed(&run->feed_rng, 7);
+    trainer_data_t d = {.self = &run->feed, .n_train = (int)run->o.steps,
+                        .n_val = n_val, .train_batch = feed_train,
+                        .val_batch = feed_val};
+    rng_seed(&run->feed.rng, 7);
     double t0 = clock_cpu_seconds();
     xok(PROG, trainer_run(&run->tr, &m, &d, &run->rng), "trainer_run");
     run->train_cpu = clock_cpu_seconds() - t0;
+}
+
+// Bytes of the tokens the n_val held-out batches of fd predict: a loss in
+// nats per token times their tokens / ln 2 / these bytes is bits per byte.
+static long val_bytes(const run_t *run, const feed_t *fd, int n_val) {
+    long bytes = 0;
+    int B = fd->bt.B, T = fd->bt.T;
+    for (long w = 0; w < (long)n_val * B; w++)   // window w predicts 1..T
+        for (int t = 1; t <= T; t++) {
+            int len;
+            bpe_token(&run->bpe, fd->held[w * T + t], &len);
+            bytes += len;
+        }
+    return bytes;
 }
 
 static void section_training(report_t *r, run_t *run) {
@@ -383,18 +432,26 @@ static void section_training(report_t *r, run_t *run) {
     const trainer_t *t = &run->tr;
     printf("%ld rounds of %ld steps, batch %d x context %d tokens;\nAdamW (decay "
            "%.1f, not on the norms), warm-up %ld steps then cosine, clip %.1f\n",
-           run->o.rounds, run->o.steps, run->bt.B, run->bt.T, (double)WEIGHT_DECAY,
+           run->o.rounds, run->o.steps, run->feed.bt.B, run->feed.bt.T,
+           (double)WEIGHT_DECAY,
            run->o.steps, CLIP_NORM);
     printf("%6s %8s %14s %14s\n", "round", "steps", "train nats/tok", "held nats/tok");
+    long v_tok = (long)run->n_val * run->feed.bt.B * run->feed.bt.T;
+    long v_bytes = val_bytes(run, &run->feed, run->n_val);
     FILE *f = report_data(r, "loss.dat");
-    if (f) fprintf(f, "# step train_loss held_loss (nats per token)\n");
+    if (f)
+        fprintf(f, "# step train_loss held_loss (nats per token) held_bpb (bits per "
+                "byte: the same held-out windows, %ld tokens, %ld bytes)\n", v_tok,
+                v_bytes);
     for (int e = 0; e < t->epochs_run; e++) {
         printf("%6d %8ld %14.4f %14.4f\n", e + 1, (e + 1) * run->o.steps,
                t->train_loss[e], t->val_loss[e]);
         if (f)
-            fprintf(f, "%ld %.6f %.6f\n", (e + 1) * run->o.steps, t->train_loss[e],
-                    t->val_loss[e]);
+            fprintf(f, "%ld %.6f %.6f %.6f\n", (e + 1) * run->o.steps, t->train_loss[e],
+                    t->val_loss[e], t->val_loss[e] * v_tok / log(2.0) / v_bytes);
     }
+    report_value(r, "curve_tokens", "%.0f", (double)v_tok);
+    report_value(r, "curve_bytes", "%.0f", (double)v_bytes);
     report_data_close(r, f);
     int last = t->epochs_run - 1;
     report_check_true(r, "the held-out loss fell during training",
@@ -404,11 +461,12 @@ static void section_training(report_t *r, run_t *run) {
     report_value(r, "train_last", "%.2f", t->train_loss[last]);
     report_value(r, "lr", "%g", run->o.lr);
     report_value(r, "weight_decay", "%.1f", (double)WEIGHT_DECAY);
-    report_value(r, "batch", "%.0f", run->bt.B);
+    report_value(r, "batch", "%.0f", run->feed.bt.B);
     report_value(r, "warmup", "%.0f", (double)run->o.steps);
     report_value(r, "train_steps", "%.0f", (double)(run->o.steps * run->o.rounds));
     report_value(r, "train_tokens_seen", "%.0f",
-                 (double)(run->o.steps * run->o.rounds * run->bt.B * run->bt.T));
+                 (double)run->o.steps * run->o.rounds * run->feed.bt.B *
+                     run->feed.bt.T);
 }
 
 // ---------------------------------------------------------------------------
@@ -602,7 +660,8 @@ static void section_generation(report_t *r, run_t *run) {
 
 static void section_measured(report_t *r, run_t *run) {
     report_section(r, "measured (CPU time)");
-    double tokens = (double)run->o.steps * run->o.rounds * run->bt.B * run->bt.T;
+    double tokens =
+        (double)run->o.steps * run->o.rounds * run->feed.bt.B * run->feed.bt.T;
     printf("training: %.1f s CPU for %.0f tokens, %.0f tokens/s (with held-out "
            "passes)\n", run->train_cpu, tokens, tokens / run->train_cpu);
     const gpt_config_t *c = &run->md.cfg;
@@ -628,6 +687,112 @@ static void section_measured(report_t *r, run_t *run) {
                 full / cached);
     report_data_close(r, f);
     gpt_cache_free(k);
+}
+
+// ---------------------------------------------------------------------------
+// pre-norm against post-norm
+
+// The ablation's model: narrower than the chapter's, four blocks. Both orders
+// start from the same weights and see the same batches, without warm-up.
+enum { ABL_WIDTH = 32, ABL_LAYERS = 4, ABL_HEADS = 4, ABL_KV = 2, ABL_BATCH = 2,
+       ABL_CTX = 32, ABL_ROUNDS = 8, ABL_STEPS = 40 };
+#define ABL_LEVEL 0.02   // nats per token: a smaller difference is called level
+
+typedef struct {
+    gpt_config_t cfg;
+    int rounds, steps;
+    float *init;                            // the weights both orders start from
+    double held[2][TRAINER_MAX_EPOCHS];     // held-out loss per round: pre, post
+} ablation_t;
+
+// Train the ablation's model in one order (post 0 or 1) from abl->init with the
+// chapter's AdamW, clipping and peak learning rate, but no warm-up: the cosine
+// decay starts at step 0. The held-out loss of each round into abl->held[post].
+static void train_order(run_t *run, ablation_t *abl, int post) {
+    gpt_model_t md = {.cfg = abl->cfg};
+    md.cfg.post_norm = post;
+    long n = gpt_param_count(&md.cfg);
+    unsigned char *decay = xmalloc(PROG, (size_t)n);
+    gpt_decay_mask(decay, &md.cfg);
+    trainer_config_t tc = {.epochs = abl->rounds, .lr = (float)run->o.lr, .warmup = 0,
+                           .schedule = lr_cosine, .beta1 = 0.9f, .beta2 = 0.95f,
+                           .eps = 1e-8f, .weight_decay = WEIGHT_DECAY, .decay = decay,
+                           .clip = CLIP_NORM, .clock = clock_cpu_seconds,
+                           .progress = progress_print, .progress_ctx = (void *)PROG};
+    trainer_t tr;
+    xok(PROG, trainer_init(&tr, &tc, n, abl->steps), "trainer_init");
+    memcpy(tr.w, abl->init, (size_t)n * sizeof(float));
+    gpt_bind(&md.p, tr.w, &md.cfg);
+    gpt_bind(&md.g, tr.g, &md.cfg);
+    md.work = gpt_work_new(&md.cfg);
+    xok(PROG, md.work ? 0 : -1, "gpt_work_new");
+    feed_t fd;
+    feed_new(&fd, run, md.cfg.B_max, md.cfg.T_max);
+    rng_t shuffle;
+    rng_seed(&fd.rng, 7), rng_seed(&shuffle, 8);   // the same for both orders
+    trainer_model_t m = {.self = &md, .forward = gpt_model_forward,
+                         .backward = gpt_model_backward,
+                         .label = post ? "post-norm" : "pre-norm"};
+    trainer_data_t d = {.self = &fd, .n_train = abl->steps,
+                        .n_val = feed_val_batches(&fd, 8), .train_batch = feed_train,
+                        .val_batch = feed_val};
+    xok(PROG, trainer_run(&tr, &m, &d, &shuffle), "trainer_run");
+    for (int e = 0; e < abl->rounds; e++) abl->held[post][e] = tr.val_loss[e];
+    gpt_work_free(md.work);
+    trainer_free(&tr);
+    free(decay), free(fd.tok);
+}
+
+// The sentence the chapter writes about the two final held-out losses.
+static void ablation_verdict(report_t *r, double pre, double post) {
+    const char *verdict = "the two end level", *xiong = "does not show";
+    if (!isfinite(post) && isfinite(pre))
+        verdict = "the post-norm model diverges", xiong = "shows";
+    else if (pre < post - ABL_LEVEL)
+        verdict = "the pre-norm model ends lower", xiong = "shows";
+    else if (post < pre - ABL_LEVEL)
+        verdict = "the post-norm model ends lower";
+    printf("%s: %s (level: within %.2f nats per token)\n",
+           "verdict", verdict, ABL_LEVEL);
+    report_text(r, "abl_verdict", verdict);
+    report_text(r, "abl_xiong", xiong);
+    report_value(r, "abl_level", "%.2f", ABL_LEVEL);
+}
+
+static void section_ablation(report_t *r, run_t *run, uint64_t seed) {
+    report_section(r, "pre-norm against post-norm");
+    rng_t rng;
+    rng_seed(&rng, seed);
+    double worst = grad_check(&rng, 1, 0);
+    report_check(r, "post-norm backward == finite differences", worst, 1e-2);
+    int small = (int)run->o.small, C = small ? 16 : ABL_WIDTH;
+    ablation_t abl = {
+        .cfg = {.V = run->bpe.vocab, .C = C, .L = ABL_LAYERS, .NH = ABL_HEADS,
+                .NKV = ABL_KV, .F = swiglu_width(C),
+                .B_max = ABL_BATCH, .T_max = ABL_CTX, .rope_base = 10000.0},
+        .rounds = small ? 2 : ABL_ROUNDS, .steps = small ? 3 : ABL_STEPS};
+    abl.init = xfloats(PROG, (size_t)gpt_param_count(&abl.cfg));
+    gpt_init(abl.init, &abl.cfg, &rng);
+    train_order(run, &abl, 0);
+    train_order(run, &abl, 1);
+    printf("C %d, L %d, batch %d x context %d, peak rate %g from step 1:\n", abl.cfg.C,
+           abl.cfg.L, ABL_BATCH, ABL_CTX, run->o.lr);
+    printf("%6s %8s %18s %18s\n", "round", "steps", "pre-norm held", "post-norm held");
+    for (int e = 0; e < abl.rounds; e++)
+        printf("%6d %8d %18.4f %18.4f\n", e + 1, (e + 1) * abl.steps, abl.held[0][e],
+               abl.held[1][e]);
+    double pre = abl.held[0][abl.rounds - 1], post = abl.held[1][abl.rounds - 1];
+    report_check_true(r, "pre-norm without warm-up: held-out loss fell",
+                      pre < abl.held[0][0]);
+    ablation_verdict(r, pre, post);
+    report_value(r, "abl_pre", "%.3f", pre);
+    report_value(r, "abl_post", "%.3f", post);
+    report_value(r, "abl_pre_first", "%.3f", abl.held[0][0]);
+    report_value(r, "abl_post_first", "%.3f", abl.held[1][0]);
+    report_value(r, "abl_steps", "%.0f", (double)abl.rounds * abl.steps);
+    report_value(r, "abl_C", "%.0f", abl.cfg.C);
+    report_value(r, "abl_L", "%.0f", abl.cfg.L);
+    free(abl.init);
 }
 
 static void save_weights(report_t *r, run_t *run) {
@@ -690,7 +855,7 @@ static void run_free(run_t *run) {
     bpe_free(&run->bpe);
     corpus_split_free(&run->split);
     corpus_free(&run->corpus);
-    free(run->train_tok), free(run->held_tok), free(run->batch_tok);
+    free(run->train_tok), free(run->held_tok), free(run->feed.tok);
     free(run->logits), free(run->logits2), free(run->scratch), free(run->decay);
 }
 
@@ -763,6 +928,7 @@ int main(int argc, char **argv) {
     section_yardsticks(&r, &run);
     section_generation(&r, &run);
     section_measured(&r, &run);
+    section_ablation(&r, &run, cli.seed);
     save_weights(&r, &run);
     write_attention(&r, &run);
     run_free(&run);

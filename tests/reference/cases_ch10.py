@@ -171,10 +171,13 @@ TABLE = [
 
 class TinyGPT(torch.nn.Module):
     """Decoder-only, pre-norm: RMSNorm, RoPE, grouped-query attention, SwiGLU,
-    tied embedding, no biases. Matrices are (in, out): y = x @ W."""
+    tied embedding, no biases. Matrices are (in, out): y = x @ W. post=True:
+    the same parameters in chapter 9's post-norm order (gpt_config_t's
+    post_norm): x = rms(x + attn(x), n1), then x = rms(x + ffn(x), n2)."""
 
-    def __init__(self, flat, V, C, L, NH, NKV, Fh, base=10000.0):
+    def __init__(self, flat, V, C, L, NH, NKV, Fh, base=10000.0, post=False):
         super().__init__()
+        self.post = post
         self.V, self.C, self.L, self.NH, self.NKV, self.F = V, C, L, NH, NKV, Fh
         self.HS, self.base = C // NH, base
         self.flat = flat                         # a leaf: autograd gives d/dflat
@@ -210,7 +213,7 @@ class TinyGPT(torch.nn.Module):
         x = F.embedding(tokens, self.wte)
         causal = torch.ones(T, T, dtype=torch.bool).tril()
         for p in self.layers:
-            a = self.rms(x, p["n1"])
+            a = x if self.post else self.rms(x, p["n1"])
             q = self.rope(a @ p["wq"], NH).reshape(B, T, NH, HS).transpose(1, 2)
             k = self.rope(a @ p["wk"], NKV).reshape(B, T, NKV, HS).transpose(1, 2)
             v = (a @ p["wv"]).reshape(B, T, NKV, HS).transpose(1, 2)
@@ -220,6 +223,10 @@ class TinyGPT(torch.nn.Module):
             att = torch.softmax(s.masked_fill(~causal, float("-inf")), dim=-1)
             o = (att @ v).transpose(1, 2).reshape(B, T, NH * HS)
             x = x + o @ p["wo"]
+            if self.post:
+                x = self.rms(x, p["n1"])
+                x = self.rms(x + (F.silu(x @ p["w1"]) * (x @ p["w3"])) @ p["w2"], p["n2"])
+                continue
             h = self.rms(x, p["n2"])
             x = x + (F.silu(h @ p["w1"]) * (h @ p["w3"])) @ p["w2"]
         return F.linear(self.rms(x, self.nf), self.wte)
@@ -273,21 +280,21 @@ def make_gpt(rng, v, c, l, nh, nkv, f, b, t):
                  rng.integers(0, v, size=(b, t + 1))])
 
 
-def gpt_of(c):
+def gpt_of(c, post=False):
     v, cc, l, nh, nkv, f = c.ints[:6]
-    return TinyGPT(leaf(c.t(0)), v, cc, l, nh, nkv, f)
+    return TinyGPT(leaf(c.t(0)), v, cc, l, nh, nkv, f, post=post)
 
 
-def ref_gpt_forward(c):
-    m, tok = gpt_of(c), c.t(1).long()
+def ref_gpt_forward(c, post=False):
+    m, tok = gpt_of(c, post), c.t(1).long()
     logits = m(tok[:, :-1])
     loss = F.cross_entropy(logits.reshape(-1, m.V), tok[:, 1:].reshape(-1),
                            reduction="sum")
     return [logits, loss.reshape(1)]
 
 
-def ref_gpt_backward(c):
-    m, tok = gpt_of(c), c.t(1).long()
+def ref_gpt_backward(c, post=False):
+    m, tok = gpt_of(c, post), c.t(1).long()
     loss = F.cross_entropy(m(tok[:, :-1]).reshape(-1, m.V), tok[:, 1:].reshape(-1),
                            reduction="sum")
     return [torch.autograd.grad(loss, m.flat)[0]]
@@ -355,6 +362,11 @@ TABLE += [
     # skipped embedding gradient: 100 % of the value). Hence 1e-4.
     Fn("gpt_backward", lambda rng: gpt_sizes(rng), make_gpt, ref_gpt_backward,
        atol=1e-4, rtol=1e-4),
+    # The post-norm order of chapter 10's ablation, same sizes and tolerances.
+    Fn("gpt_post_forward", lambda rng: gpt_sizes(rng, 8), make_gpt,
+       lambda c: ref_gpt_forward(c, post=True)),
+    Fn("gpt_post_backward", lambda rng: gpt_sizes(rng, 8), make_gpt,
+       lambda c: ref_gpt_backward(c, post=True), atol=1e-4, rtol=1e-4),
     Fn("gpt_greedy", greedy_cases, make_greedy, ref_gpt_greedy),
     Fn("gpt_save", lambda rng: gpt_sizes(rng, 6), make_save, ref_gpt_save, atol=0, rtol=0),
 ]

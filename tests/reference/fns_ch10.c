@@ -145,9 +145,10 @@ static gpt_config_t gpt_in(call *c) {
 }
 
 // ints V C L NH NKV F B T; params (flat), tokens (B, T + 1) -> logits (B, T, V),
-// summed loss (1,)
-FN(gpt_forward) {
+// summed loss (1,); post: the post-norm order
+static int forward_case(call *c, int post) {
     gpt_config_t g = gpt_in(c);
+    g.post_norm = post;
     gpt_params_t p;
     gpt_bind(&p, IN(0), &g);
     gpt_work_t *w = gpt_work_new(&g);
@@ -161,8 +162,9 @@ FN(gpt_forward) {
 }
 
 // ints V C L NH NKV F B T; params, tokens (B, T + 1) -> d(summed loss)/dparams
-FN(gpt_backward) {
+static int backward_case(call *c, int post) {
     gpt_config_t g = gpt_in(c);
+    g.post_norm = post;
     gpt_params_t p, d;
     gpt_bind(&p, IN(0), &g);
     gpt_bind(&d, zeroed(c, 0), &g);
@@ -175,6 +177,11 @@ FN(gpt_backward) {
     gpt_work_free(w);
     return rc;
 }
+
+FN(gpt_forward) { return forward_case(c, 0); }
+FN(gpt_backward) { return backward_case(c, 0); }
+FN(gpt_post_forward) { return forward_case(c, 1); }
+FN(gpt_post_backward) { return backward_case(c, 1); }
 
 // ints V C L NH NKV F 1 T; params, prompt (P,), ints[8] = n new tokens ->
 // greedy continuation with the KV cache: the logits of every position fed
@@ -220,5 +227,6 @@ const ref_entry REF_fns_ch10[] = {
     ENTRY(swiglu_backward),      ENTRY(rope_rows_forward),    ENTRY(rope_rows_backward),
     ENTRY(gqa_forward),          ENTRY(gqa_backward),         ENTRY(tied_embed_forward),
     ENTRY(tied_logits_forward),  ENTRY(tied_logits_backward), ENTRY(tied_both_backward),
-    ENTRY(gpt_forward),          ENTRY(gpt_backward),         ENTRY(gpt_greedy),
-    ENTRY(gpt_save),             {0}};
+    ENTRY(gpt_forward),          ENTRY(gpt_backward),         ENTRY(gpt_post_forward),
+    ENTRY(gpt_post_backward),    ENTRY(gpt_greedy),           ENTRY(gpt_save),
+    {0}};

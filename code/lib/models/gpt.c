@@ -17,7 +17,8 @@
 int gpt_config_check(const gpt_config_t *c) {
     if (c->V < 1 || c->C < 1 || c->L < 1 || c->NH < 1 || c->NKV < 1 || c->F < 1 ||
         c->B_max < 1 || c->T_max < 1 || c->L > GPT_MAX_LAYERS || c->C % c->NH ||
-        c->NH % c->NKV || (c->C / c->NH) % 2 || !(c->rope_base > 0.0))
+        c->NH % c->NKV || (c->C / c->NH) % 2 || !(c->rope_base > 0.0) ||
+        (c->post_norm != 0 && c->post_norm != 1))
         return -1;
     return 0;
 }
@@ -112,7 +113,8 @@ void gpt_decay_mask(unsigned char *mask, const gpt_config_t *c) {
 }
 // end snippet
 
-// What one layer keeps for its backward pass (N rows).
+// What one layer keeps for its backward pass (N rows). Post-norm uses the
+// same fields for its own order (block_forward_post says which is which).
 typedef struct {
     float *x_in;         // (N, C) the residual stream entering the layer
     float *a, *rstd1;    // (N, C) RMSNorm(x_in) n1, (N,)
@@ -122,6 +124,7 @@ typedef struct {
     float *x_mid;        // (N, C) x_in + o W_o
     float *h, *rstd2;    // (N, C) RMSNorm(x_mid) n2, (N,)
     float *act;          // (N, 3F) SwiGLU's activations
+    float *s2;           // (N, C) post-norm only: h + SwiGLU(h), before its norm
 } layer_work_t;
 
 struct gpt_work {
@@ -149,7 +152,7 @@ gpt_work_t *gpt_work_new(const gpt_config_t *c) {
     long N = (long)c->B_max * c->T_max, C = c->C, HS = C / c->NH;
     long qC = c->NH * HS, kvC = c->NKV * HS, V = c->V, F = c->F;
     long att = (long)c->B_max * c->NH * c->T_max * c->T_max;
-    long per_layer = 4 * N * C + 2 * N + 2 * N * qC + 2 * N * kvC + att + 3 * N * F;
+    long per_layer = 5 * N * C + 2 * N + 2 * N * qC + 2 * N * kvC + att + 3 * N * F;
     gqa_shape_t s = {c->B_max, c->T_max, c->NH, c->NKV, (int)HS};
     swiglu_params_t f = {c->C, c->F, NULL, NULL, NULL};
     long scratch = gqa_scratch_floats(&s), sw = swiglu_scratch_floats(&f, (int)N);
@@ -175,7 +178,7 @@ gpt_work_t *gpt_work_new(const gpt_config_t *c) {
         lw->att = take(&at, att), lw->o = take(&at, N * qC);
         lw->x_mid = take(&at, N * C), lw->h = take(&at, N * C);
         lw->rstd2 = take(&at, N);
-        lw->act = take(&at, 3 * N * F);
+        lw->act = take(&at, 3 * N * F), lw->s2 = take(&at, N * C);
     }
     w->x_out = take(&at, N * C), w->xf = take(&at, N * C), w->rstdf = take(&at, N);
     w->logits = take(&at, N * V), w->probs = take(&at, N * V);
@@ -200,28 +203,53 @@ const float *gpt_attention(const gpt_work_t *w, int l) {
 }
 
 // snippet: gpt_block_forward
-// One pre-norm block on the B T rows of x_in (lw->x_in) -> x_out (N, C).
-static void block_forward(const gpt_params_t *p, const gpt_config_t *c, int l,
-                          layer_work_t *lw, int B, int T, float *x_out) {
+// The attention sub-layer on the B T rows of in (N, C): q, k, v projected from
+// in, RoPE on q and k, causal GQA -> lw->o, then res += o W_o (the residual).
+static void attention_sublayer(const gpt_params_t *p, const gpt_config_t *c, int l,
+                               layer_work_t *lw, const float *in, int B, int T,
+                               float *res) {
     int N = B * T, C = c->C, HS = C / c->NH, qC = c->NH * HS, kvC = c->NKV * HS;
-    rmsnorm_forward(lw->a, lw->rstd1, lw->x_in, p->layer[l].n1, N, C, RMSNORM_EPS);
     memset(lw->q, 0, (size_t)N * qC * sizeof(float));
     memset(lw->k, 0, (size_t)N * kvC * sizeof(float));
     memset(lw->v, 0, (size_t)N * kvC * sizeof(float));
-    tmat_mul_acc(lw->a, p->layer[l].wq, lw->q, N, C, qC);
-    tmat_mul_acc(lw->a, p->layer[l].wk, lw->k, N, C, kvC);
-    tmat_mul_acc(lw->a, p->layer[l].wv, lw->v, N, C, kvC);
+    tmat_mul_acc(in, p->layer[l].wq, lw->q, N, C, qC);
+    tmat_mul_acc(in, p->layer[l].wk, lw->k, N, C, kvC);
+    tmat_mul_acc(in, p->layer[l].wv, lw->v, N, C, kvC);
     for (int b = 0; b < B; b++) {            // positions 0..T-1 in every sequence
         rope_rows_forward(lw->q + (long)b * T * qC, T, c->NH, HS, 0, c->rope_base);
         rope_rows_forward(lw->k + (long)b * T * kvC, T, c->NKV, HS, 0, c->rope_base);
     }
     gqa_shape_t s = {B, T, c->NH, c->NKV, HS};
     gqa_forward(&s, lw->o, lw->att, lw->q, lw->k, lw->v);
+    tmat_mul_acc(lw->o, p->layer[l].wo, res, N, qC, C);   // res += o W_o
+}
+
+// One pre-norm block on the B T rows of x_in (lw->x_in) -> x_out (N, C).
+static void block_forward(const gpt_params_t *p, const gpt_config_t *c, int l,
+                          layer_work_t *lw, int B, int T, float *x_out) {
+    int N = B * T, C = c->C;
+    rmsnorm_forward(lw->a, lw->rstd1, lw->x_in, p->layer[l].n1, N, C, RMSNORM_EPS);
     memcpy(lw->x_mid, lw->x_in, (size_t)N * C * sizeof(float));
-    tmat_mul_acc(lw->o, p->layer[l].wo, lw->x_mid, N, qC, C);   // x += o W_o
+    attention_sublayer(p, c, l, lw, lw->a, B, T, lw->x_mid);   // x += GQA(a) W_o
     rmsnorm_forward(lw->h, lw->rstd2, lw->x_mid, p->layer[l].n2, N, C, RMSNORM_EPS);
     swiglu_forward(&p->layer[l].ffn, x_out, lw->act, lw->h, N);
     for (long i = 0; i < (long)N * C; i++) x_out[i] += lw->x_mid[i];   // x += FFN(h)
+}
+// end snippet
+
+// snippet: gpt_block_forward_post
+// The same block in chapter 9's order, post-norm: each sub-layer reads the
+// stream itself, and the sum of stream and sub-layer is normalised. Kept for
+// the backward pass: x_mid = the first sum, h = its norm, s2 = the second sum.
+static void block_forward_post(const gpt_params_t *p, const gpt_config_t *c, int l,
+                               layer_work_t *lw, int B, int T, float *x_out) {
+    int N = B * T, C = c->C;
+    memcpy(lw->x_mid, lw->x_in, (size_t)N * C * sizeof(float));
+    attention_sublayer(p, c, l, lw, lw->x_in, B, T, lw->x_mid);   // x + GQA(x) W_o
+    rmsnorm_forward(lw->h, lw->rstd1, lw->x_mid, p->layer[l].n1, N, C, RMSNORM_EPS);
+    swiglu_forward(&p->layer[l].ffn, lw->s2, lw->act, lw->h, N);
+    for (long i = 0; i < (long)N * C; i++) lw->s2[i] += lw->h[i];   // h + FFN(h)
+    rmsnorm_forward(x_out, lw->rstd2, lw->s2, p->layer[l].n2, N, C, RMSNORM_EPS);
 }
 // end snippet
 
@@ -232,7 +260,8 @@ static void forward_rows(const gpt_params_t *p, const gpt_config_t *c, gpt_work_
     tied_embed_forward(w->lw[0].x_in, w->inp, p->wte, N, c->V, C);
     for (int l = 0; l < c->L; l++) {
         float *x_out = l + 1 < c->L ? w->lw[l + 1].x_in : w->x_out;
-        block_forward(p, c, l, &w->lw[l], B, T, x_out);
+        if (c->post_norm) block_forward_post(p, c, l, &w->lw[l], B, T, x_out);
+        else block_forward(p, c, l, &w->lw[l], B, T, x_out);
     }
     rmsnorm_forward(w->xf, w->rstdf, w->x_out, p->nf, N, C, RMSNORM_EPS);
     tied_logits_forward(w->logits, w->xf, p->wte, N, c->V, C);
@@ -255,20 +284,13 @@ double gpt_forward(const gpt_params_t *p, const gpt_config_t *c, const gpt_batch
 }
 
 // snippet: gpt_block_backward
-// Gradient of block_forward: w->dx holds dL/dx_out on entry, dL/dx_in on exit.
-static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
-                           const gpt_config_t *c, int l, const layer_work_t *lw,
-                           gpt_work_t *w, int B, int T) {
+// Gradient of attention_sublayer, which read the rows in: w->dx holds dL/dres
+// (the gradient of o W_o) on entry and is kept; w->dxn receives dL/din (set).
+static void attention_backward(const gpt_params_t *p, const gpt_params_t *g,
+                               const gpt_config_t *c, int l, const layer_work_t *lw,
+                               const float *in, gpt_work_t *w, int B, int T) {
     int N = B * T, C = c->C, HS = C / c->NH, qC = c->NH * HS, kvC = c->NKV * HS;
-    size_t nC = (size_t)N * C * sizeof(float);
-    // in the forward pass this was: x_out = x_mid + SwiGLU(RMSNorm(x_mid) n2)
-    swiglu_params_t gf = g->layer[l].ffn;                // views into g
-    memset(w->dxn, 0, nC);
-    swiglu_backward(&p->layer[l].ffn, &gf, w->dxn, w->dx, lw->h, lw->act, N,
-                    w->scratch);
-    rmsnorm_backward(w->dx, g->layer[l].n2, w->dxn, lw->x_mid, p->layer[l].n2,
-                     lw->rstd2, N, C);                   // dx = dL/dx_mid
-    // in the forward pass this was: x_mid = x_in + o W_o
+    // in the forward pass this was: res += o W_o
     tmat_at_mul_acc(lw->o, w->dx, g->layer[l].wo, N, qC, C);
     memset(w->dq, 0, (size_t)N * qC * sizeof(float));     // dq holds dL/do first
     tmat_mul_bt_acc(w->dx, p->layer[l].wo, w->dq, N, qC, C);
@@ -279,7 +301,7 @@ static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
     memset(w->dv, 0, (size_t)N * kvC * sizeof(float));
     gqa_backward(&s, w->dqr, w->dkr, w->dv, w->dq, lw->q, lw->k, lw->v, lw->att,
                  w->scratch);
-    // in the forward pass this was: q = RoPE(a W_q), k = RoPE(a W_k)
+    // in the forward pass this was: q = RoPE(in W_q), k = RoPE(in W_k)
     memset(w->dq, 0, (size_t)N * qC * sizeof(float));
     memset(w->dk, 0, (size_t)N * kvC * sizeof(float));
     for (int b = 0; b < B; b++) {
@@ -288,16 +310,65 @@ static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
         rope_rows_backward(w->dk + (long)b * T * kvC, w->dkr + (long)b * T * kvC, T,
                            c->NKV, HS, 0, c->rope_base);
     }
-    tmat_at_mul_acc(lw->a, w->dq, g->layer[l].wq, N, C, qC);
-    tmat_at_mul_acc(lw->a, w->dk, g->layer[l].wk, N, C, kvC);
-    tmat_at_mul_acc(lw->a, w->dv, g->layer[l].wv, N, C, kvC);
-    memset(w->dxn, 0, nC);
+    tmat_at_mul_acc(in, w->dq, g->layer[l].wq, N, C, qC);
+    tmat_at_mul_acc(in, w->dk, g->layer[l].wk, N, C, kvC);
+    tmat_at_mul_acc(in, w->dv, g->layer[l].wv, N, C, kvC);
+    memset(w->dxn, 0, (size_t)N * C * sizeof(float));
     tmat_mul_bt_acc(w->dq, p->layer[l].wq, w->dxn, N, C, qC);
     tmat_mul_bt_acc(w->dk, p->layer[l].wk, w->dxn, N, C, kvC);
     tmat_mul_bt_acc(w->dv, p->layer[l].wv, w->dxn, N, C, kvC);
+}
+
+// Gradient of block_forward: w->dx holds dL/dx_out on entry, dL/dx_in on exit.
+static void block_backward(const gpt_params_t *p, const gpt_params_t *g,
+                           const gpt_config_t *c, int l, const layer_work_t *lw,
+                           gpt_work_t *w, int B, int T) {
+    int N = B * T, C = c->C;
+    // in the forward pass this was: x_out = x_mid + SwiGLU(RMSNorm(x_mid) n2)
+    swiglu_params_t gf = g->layer[l].ffn;                // views into g
+    memset(w->dxn, 0, (size_t)N * C * sizeof(float));
+    swiglu_backward(&p->layer[l].ffn, &gf, w->dxn, w->dx, lw->h, lw->act, N,
+                    w->scratch);
+    rmsnorm_backward(w->dx, g->layer[l].n2, w->dxn, lw->x_mid, p->layer[l].n2,
+                     lw->rstd2, N, C);                   // dx = dL/dx_mid
+    // in the forward pass this was: x_mid = x_in + GQA(a) W_o
+    attention_backward(p, g, c, l, lw, lw->a, w, B, T);  // dxn = dL/da
     // in the forward pass this was: a = RMSNorm(x_in) n1
     rmsnorm_backward(w->dx, g->layer[l].n1, w->dxn, lw->x_in, p->layer[l].n1,
                      lw->rstd1, N, C);                   // dx = dL/dx_in
+}
+// end snippet
+
+// snippet: gpt_block_backward_post
+// w->dx := the gradient through y = RMSNorm(x) n: dL/dx from dL/dy (no residual
+// path around this norm, so the input's gradient replaces the output's).
+static void norm_backward_through(gpt_work_t *w, float *dn, const float *x,
+                                  const float *n, const float *rstd, int N, int C) {
+    memset(w->dxn, 0, (size_t)N * C * sizeof(float));
+    rmsnorm_backward(w->dxn, dn, w->dx, x, n, rstd, N, C);
+    memcpy(w->dx, w->dxn, (size_t)N * C * sizeof(float));
+}
+
+// Gradient of block_forward_post: w->dx holds dL/dx_out on entry, dL/dx_in on
+// exit.
+static void block_backward_post(const gpt_params_t *p, const gpt_params_t *g,
+                                const gpt_config_t *c, int l, const layer_work_t *lw,
+                                gpt_work_t *w, int B, int T) {
+    int N = B * T, C = c->C;
+    // in the forward pass this was: x_out = RMSNorm(s2) n2
+    norm_backward_through(w, g->layer[l].n2, lw->s2, p->layer[l].n2, lw->rstd2, N, C);
+    // in the forward pass this was: s2 = h + SwiGLU(h)
+    swiglu_params_t gf = g->layer[l].ffn;                // views into g
+    memset(w->dxn, 0, (size_t)N * C * sizeof(float));
+    swiglu_backward(&p->layer[l].ffn, &gf, w->dxn, w->dx, lw->h, lw->act, N,
+                    w->scratch);
+    for (long i = 0; i < (long)N * C; i++) w->dx[i] += w->dxn[i];   // dx = dL/dh
+    // in the forward pass this was: h = RMSNorm(x_mid) n1
+    norm_backward_through(w, g->layer[l].n1, lw->x_mid, p->layer[l].n1, lw->rstd1, N,
+                          C);                            // dx = dL/dx_mid
+    // in the forward pass this was: x_mid = x_in + GQA(x_in) W_o
+    attention_backward(p, g, c, l, lw, lw->x_in, w, B, T);
+    for (long i = 0; i < (long)N * C; i++) w->dx[i] += w->dxn[i];   // dx = dL/dx_in
 }
 // end snippet
 
@@ -312,7 +383,10 @@ int gpt_backward(const gpt_params_t *p, const gpt_params_t *g, const gpt_config_
     tied_logits_backward(w->dxn, g->wte, w->dlogits, w->xf, p->wte, N, V, C);
     memset(w->dx, 0, (size_t)N * C * sizeof(float));
     rmsnorm_backward(w->dx, g->nf, w->dxn, w->x_out, p->nf, w->rstdf, N, C);
-    for (int l = c->L - 1; l >= 0; l--) block_backward(p, g, c, l, &w->lw[l], w, B, T);
+    for (int l = c->L - 1; l >= 0; l--) {
+        if (c->post_norm) block_backward_post(p, g, c, l, &w->lw[l], w, B, T);
+        else block_backward(p, g, c, l, &w->lw[l], w, B, T);
+    }
     // in the forward pass this was: x = wte[tokens] (the same table as the logits)
     tied_embed_backward(g->wte, w->dx, w->inp, N, V, C);
     return 0;
@@ -404,28 +478,44 @@ static void attend_row(const gpt_config_t *c, const float *q, const float *kc,
 }
 // end snippet
 
+// One block for the row k->x at position t: gpt_forward's arithmetic for that
+// row (block_forward, or block_forward_post), its key and value into the cache.
+static void cache_block(const gpt_params_t *p, const gpt_config_t *c, gpt_cache_t *k,
+                        int l, int t) {
+    int C = c->C, HS = C / c->NH, qC = c->NH * HS, kvC = c->NKV * HS;
+    float *kr = k->k[l] + (long)t * kvC, *vr = k->v[l] + (long)t * kvC;
+    const float *in = k->x;                          // post-norm reads the stream
+    if (!c->post_norm) {
+        rmsnorm_forward(k->a, &k->rstd, k->x, p->layer[l].n1, 1, C, RMSNORM_EPS);
+        in = k->a;
+    }
+    memset(k->q, 0, (size_t)qC * sizeof(float));
+    memset(kr, 0, (size_t)kvC * sizeof(float));
+    memset(vr, 0, (size_t)kvC * sizeof(float));
+    tmat_mul_acc(in, p->layer[l].wq, k->q, 1, C, qC);
+    tmat_mul_acc(in, p->layer[l].wk, kr, 1, C, kvC);
+    tmat_mul_acc(in, p->layer[l].wv, vr, 1, C, kvC);
+    rope_rows_forward(k->q, 1, c->NH, HS, t, c->rope_base);
+    rope_rows_forward(kr, 1, c->NKV, HS, t, c->rope_base);
+    attend_row(c, k->q, k->k[l], k->v[l], t, k->att, k->o);
+    tmat_mul_acc(k->o, p->layer[l].wo, k->x, 1, qC, C);       // x += o W_o
+    const float *n_ffn = c->post_norm ? p->layer[l].n1 : p->layer[l].n2;
+    rmsnorm_forward(k->h, &k->rstd, k->x, n_ffn, 1, C, RMSNORM_EPS);
+    swiglu_forward(&p->layer[l].ffn, k->tmp, k->act, k->h, 1);
+    if (!c->post_norm) {
+        for (int i = 0; i < C; i++) k->x[i] = k->tmp[i] + k->x[i];
+        return;
+    }
+    for (int i = 0; i < C; i++) k->tmp[i] = k->tmp[i] + k->h[i];
+    rmsnorm_forward(k->x, &k->rstd, k->tmp, p->layer[l].n2, 1, C, RMSNORM_EPS);
+}
+
 int gpt_cache_step(const gpt_params_t *p, const gpt_config_t *c, gpt_cache_t *k,
                    int token, float *logits) {
     if (k->len >= c->T_max || token < 0 || token >= c->V) return -1;
-    int t = k->len, C = c->C, HS = C / c->NH, qC = c->NH * HS, kvC = c->NKV * HS;
+    int C = c->C;
     tied_embed_forward(k->x, &token, p->wte, 1, c->V, C);
-    for (int l = 0; l < c->L; l++) {
-        float *kr = k->k[l] + (long)t * kvC, *vr = k->v[l] + (long)t * kvC;
-        rmsnorm_forward(k->a, &k->rstd, k->x, p->layer[l].n1, 1, C, RMSNORM_EPS);
-        memset(k->q, 0, (size_t)qC * sizeof(float));
-        memset(kr, 0, (size_t)kvC * sizeof(float));
-        memset(vr, 0, (size_t)kvC * sizeof(float));
-        tmat_mul_acc(k->a, p->layer[l].wq, k->q, 1, C, qC);
-        tmat_mul_acc(k->a, p->layer[l].wk, kr, 1, C, kvC);
-        tmat_mul_acc(k->a, p->layer[l].wv, vr, 1, C, kvC);
-        rope_rows_forward(k->q, 1, c->NH, HS, t, c->rope_base);
-        rope_rows_forward(kr, 1, c->NKV, HS, t, c->rope_base);
-        attend_row(c, k->q, k->k[l], k->v[l], t, k->att, k->o);
-        tmat_mul_acc(k->o, p->layer[l].wo, k->x, 1, qC, C);       // x += o W_o
-        rmsnorm_forward(k->h, &k->rstd, k->x, p->layer[l].n2, 1, C, RMSNORM_EPS);
-        swiglu_forward(&p->layer[l].ffn, k->tmp, k->act, k->h, 1);
-        for (int i = 0; i < C; i++) k->x[i] = k->tmp[i] + k->x[i];
-    }
+    for (int l = 0; l < c->L; l++) cache_block(p, c, k, l, k->len);
     rmsnorm_forward(k->a, &k->rstd, k->x, p->nf, 1, C, RMSNORM_EPS);
     tied_logits_forward(logits, k->a, p->wte, 1, c->V, C);
     k->len++;
@@ -495,7 +585,7 @@ static int put_u32(FILE *f, uint32_t v) {
 // (in, out). Every number little-endian.
 int gpt_save(FILE *f, const gpt_config_t *c, const float *buf) {
     long n = gpt_param_count(c);
-    if (n < 0) return -1;
+    if (n < 0 || c->post_norm) return -1;
     int bad = fwrite("GPTC10\0\0", 1, 8, f) != 8;
     int32_t head[7] = {c->V, c->C, c->L, c->NH, c->NKV, c->F, c->T_max};
     for (int i = 0; i < 7; i++) bad |= put_u32(f, (uint32_t)head[i]);

@@ -7,6 +7,11 @@
 //     x = x + SwiGLU(RMSNorm(x) n2)                   (swiglu.h)
 //   logits = RMSNorm(x) nf wte^T                      (the same table: tied)
 //
+// With post_norm set, each block normalises after each residual addition
+// instead, as chapter 9's Transformer does (the ablation of chapter 10):
+//     x = RMSNorm(x + GQA(...) W_o) n1;  x = RMSNorm(x + SwiGLU(x)) n2
+// with the same parameters, q, k, v projected from x itself.
+//
 // B sequences, T time steps, N = B T rows, C width, L layers, NH query heads,
 // NKV key/value heads, HS = C / NH head size, F SwiGLU hidden width,
 // V vocabulary. Every matrix is (in, out): y = x W.
@@ -25,6 +30,7 @@ typedef struct {
     int V, C, L, NH, NKV, F;   // sizes (legend above)
     int B_max, T_max;          // the largest batch and context the workspace holds
     double rope_base;          // RoPE's base (10000 in the paper)
+    int post_norm;             // 0: pre-norm (the model above); 1: post-norm
 } gpt_config_t;
 
 // Views into one flat buffer of parameters (or of their gradients), in this
@@ -141,7 +147,8 @@ int gpt_model_backward(void *model, const void *batch, float scale);
 
 // Write the parameters buf (gpt_param_count floats) to f in the format
 // described in gpt.c (a header of int32 sizes, then float32 values, all
-// little-endian). Returns 0; -1 on a bad config or a write error (the caller
+// little-endian). Returns 0; -1 on a bad config, a post-norm config (the
+// format describes the pre-norm model only) or a write error (the caller
 // owns f: open, close, and the file's name).
 int gpt_save(FILE *f, const gpt_config_t *c, const float *buf);
 
