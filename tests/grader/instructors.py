@@ -18,6 +18,15 @@ chapter that is not a pack task, with a hint and a short answer (the same file,
 (`key<TAB>value` lines; the program is linked with the library). Never part of
 the book or of a student pack: `make instructors` writes BUILD/instructors/.
 
+  instructors.py --find-build BUILD_DIR [--notes DIR]
+  instructors.py --find FILE... [--notes DIR]
+
+--find-build looks for the instructor notes in every reader-facing output
+(leak.py's list: pages, search index, EPUB, PDF text, tarballs, student packs);
+--find in the files given. Each section of the notes gives its longest run of
+plain words (no math, no code; at least 8 words); a hit is printed as
+"found: chNN SECTION in FILE" and exits 1.
+
 --check only checks the notes (every task has its why, every other exercise its
 hint and answer, every {{key}} is printed and every printed key is used) and
 exits 1 with one line per omission.
@@ -237,7 +246,53 @@ def options(argv):
     return pos, notes_dir, answers_dir, check
 
 
+def needles(notes_dir):
+    """[(label, squeezed lower-case words)]: per notes section, its longest run of
+    at least 8 plain words."""
+    out = []
+    for f in sorted(os.listdir(notes_dir)):
+        m = re.match(r"^ch(\d\d)\.md$", f)
+        if not m:
+            continue
+        notes, _ = read_notes(os.path.join(notes_dir, f))
+        sections = [(f"why {k}", v) for k, v in notes["why"].items()]
+        sections += [(f"exercise {k} {part}", v) for k, e in notes["ex"].items()
+                     for part, v in e.items()]
+        for label, text in sections:
+            text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\{\{\w+\}\}", "|", text, flags=re.S)
+            runs = re.findall(r"(?:[A-Za-z']+[,;]?\s+){7,}[A-Za-z']+", text)
+            if runs:
+                best = max(runs, key=lambda r: len(r.split()))
+                out.append((f"ch{m.group(1)} {label}",
+                            re.sub(r"[\s,;]+", "", best).lower()))
+    return out
+
+
+def find_notes(files, notes_dir):
+    leak = load("leak")
+    found = 0
+    ns = needles(notes_dir)
+    for path in files:
+        for label, text in leak.targets_of(path):
+            text = re.sub(r"[,;]", "", text).lower()
+            for what, n in ns:
+                if n in text:
+                    print(f"found: {what} in {label}")
+                    found += 1
+    print(f"instructors: {len(ns)} passages of the notes looked for in {len(files)} files, "
+          f"{found} found", file=sys.stderr)
+    return 1 if found else 0
+
+
 def main(argv):
+    if argv[:1] in (["--find"], ["--find-build"]):
+        rest, notes_dir, _, _ = options(argv[1:])
+        if not rest:
+            print(__doc__, file=sys.stderr)
+            return 2
+        files = (load("leak").build_outputs(rest[0]) if argv[0] == "--find-build"
+                 else rest)
+        return find_notes(files, notes_dir)
     argv, notes_dir, answers_dir, check = options(argv)
     if len(argv) != (1 if check else 2):
         print(__doc__, file=sys.stderr)
