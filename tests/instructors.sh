@@ -75,7 +75,7 @@ h=$(grep -c '<strong>Hint.</strong>' "$H"); a=$(grep -c '<strong>Answer.</strong
 if grep -q '{{' "$H"; then fail "no unspliced {{key}} in the HTML" "$(grep -o '{{[^}]*}}' "$H" | head)"
 else pass "no unspliced {{key}} in the HTML"; fi
 pdftotext -enc UTF-8 "$P" "$T/pdf.txt" 2>/dev/null
-p=$(grep -c '^Why it is right$' "$T/pdf.txt")
+p=$(tr -d '\f' < "$T/pdf.txt" | grep -c '^Why it is right$')
 [ "$p" = "$n_tasks" ] && pass "the PDF has a 'Why it is right' for each task" ||
   fail "the PDF has a 'Why it is right' for each task" "found $p"
 
