@@ -352,10 +352,12 @@ wrongs-table: $(LIB)
 	  python3 tests/grader/wrongs.py $(B) --table | sort
 
 # The instructor edition (never in the book or a pack): solutions cut from code/lib/,
-# rubric, hints, the common mistakes graded by the real judge.
+# rubric, hints, why each is right, the common mistakes graded by the real judge,
+# hints and answers for the other exercises (tests/assignments/notes/, answers/).
 instructors: $(B)/instructors/instructors.pdf
 $(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(wildcard tests/grader/wrong/*/*.c) \
-    book/build/instructors.sh
+    $(wildcard tests/assignments/notes/*.md tests/assignments/answers/*.c) $(CHAPTERS) \
+    tests/grader/instructors.py book/build/instructors.sh
 	$(call say,INSTR,$(B)/instructors/) book/build/instructors.sh $(B)
 
 # Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with

@@ -186,13 +186,14 @@ def manifests():
 
 
 def parse_manifest(path):
-    tasks, tests = [], []
+    tasks, tests, hints = [], [], []
     for n, line in enumerate(read(path).split("\n"), 1):
         if not line.strip() or line.startswith("#"):
             continue
         f = line.split("\t")
         where = f"{path}:{n}"
-        if f[0] == "hint" and len(f) == 3:   # read by the instructor edition (issue 25)
+        if f[0] == "hint" and len(f) == 3:   # the pack's README and the instructor edition
+            hints.append((f[1], f[2], where))
             continue
         if f[0] == "task" and len(f) in (4, 6):   # 6: ... STARS MINUTES (issue 25)
             if not os.path.isfile(os.path.join(ROOT, f[2])):
@@ -217,7 +218,14 @@ def parse_manifest(path):
     for fn in fns:
         if not any(t["fn"] == fn for t in tests):
             die(f"{path}: task {fn} has no graded test")
-    return {"tasks": tasks, "tests": tests, "path": path}
+    by_fn = {}
+    for fn, text, where in hints:
+        if fn not in fns:
+            die(f"{where}: hint for {fn}, which is not a task of this manifest")
+        by_fn.setdefault(fn, []).append(text)
+        if len(by_fn[fn]) > 2:
+            die(f"{where}: a third hint for {fn} (a pack gives at most two per task)")
+    return {"tasks": tasks, "tests": tests, "path": path, "hints": by_fn}
 
 
 def include_closure(start):
@@ -273,15 +281,15 @@ def chapter_title(nn):
     return f"Chapter {int(nn)}", None
 
 
-def graded_exercises(chapter, fns):
-    """The numbered items of the chapter's Exercises section that name one of fns
-    as their pack task, as plain Markdown (cross-references cut down to words)."""
+def exercise_items(chapter):
+    """[(number, text)]: the numbered items of the chapter's Exercises section, as
+    plain Markdown (cross-references cut down to words)."""
     if not chapter:
-        return ""
+        return []
     text = read(os.path.join("chapters", chapter))
     m = re.search(r"^## Exercises[^\n]*\n(.*?)(?=^#{1,2} |\Z)", text, re.M | re.S)
     if not m:
-        return ""
+        return []
     items, cur = [], None
     for line in m.group(1).split("\n"):
         if re.match(r"^\d+\.\s", line):
@@ -294,12 +302,23 @@ def graded_exercises(chapter, fns):
     out = []
     for item in items:
         body = "\n".join(item).strip()
-        if any(f"`{fn}`" in body for fn in fns) and re.search(r"graded", body):
-            body = re.sub(r"\[\]\(#(sec|fig|eq):[^)]*\)", "the chapter", body)
-            body = re.sub(r"\[([^\]]*)\]\(#[^)]*\)", r"\1", body)
-            body = re.sub(r"\[([^\]]*)\]\{\.val[^}]*\}", r"\1", body)
-            out.append(body)
-    return "\n".join(out)
+        body = re.sub(r"\[\]\(#(sec|fig|eq):[^)]*\)", "the chapter", body)
+        body = re.sub(r"\[([^\]]*)\]\(#[^)]*\)", r"\1", body)
+        body = re.sub(r"\[([^\]]*)\]\{\.val[^}]*\}", r"\1", body)
+        out.append((int(re.match(r"\d+", body).group(0)), body))
+    return out
+
+
+def is_graded(text):
+    """An exercise item that is a pack task (it names one, `pack task(s) ...`)."""
+    return bool(re.search(r"pack tasks? `", text))
+
+
+def graded_exercises(chapter, fns):
+    """The numbered items of the chapter's Exercises section that name one of fns
+    as their pack task, as plain Markdown (cross-references cut down to words)."""
+    return "\n".join(body for _, body in exercise_items(chapter)
+                     if any(f"`{fn}`" in body for fn in fns) and re.search(r"graded", body))
 
 
 def build_pack(nn, man, instructor):
@@ -358,6 +377,10 @@ def readme(nn, man):
     tpl = read("tests/grader/README.pack.md")
     ex = graded_exercises(chapter, [t["fn"] for t in tasks])
     ex = ("## The exercises, as the chapter states them\n\n" + ex + "\n") if ex else ""
+    hints = [f"- `{t['fn']}`: {h}" for t in tasks for h in man.get("hints", {}).get(t["fn"], [])]
+    if hints:
+        ex += ("\n## Hints\n\nRead them only when stuck (at most two per function).\n\n"
+               + "\n".join(hints) + "\n")
     return (tpl.replace("@N@", str(int(nn))).replace("@TITLE@", title)
                .replace("@EXERCISES@", ex)
                .replace("@CHAPTER@", f"chapters/{chapter}" if chapter else "the chapter")
