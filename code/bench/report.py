@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""report.py C_TSV TORCH_TSV BUDGET_TSV MACHINE_TXT -- the table make bench prints.
+"""report.py C_TSV TORCH_TSV BUDGET_TSV MACHINE_TXT TRAIN_C TRAIN_TORCH PROFILE -- make bench's table.
 
 Joins bench_attention's and torch_anchor.py's lines by (n, d, threads), prints
 GFLOP/s per kernel, the ratios tiled / torch and tiled / sgemm computed pair by
 pair within this one run, the extra memory, the targets of issue 29 (exact,
-causal and backward kernels) with met / NOT met and the gap as a ratio, and the
-build's own time budget.
+causal and backward kernels) with met / NOT met and the gap as a ratio; then
+bench_train's and torch_train.py's training steps (target 4) and the GPT's
+decoding with and without its cache; the perf profile of the exact kernel
+(empty file: not profiled); and the build's own time budget.
 """
 import sys
 from collections import defaultdict
@@ -23,12 +25,66 @@ def read_tsv(path):
     return rows
 
 
+def read_train(path):
+    """bench_train / torch_train.py lines -> {(model, case): row}."""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if len(p) != 7 or p[0] == "model":
+                continue
+            rows[(p[0], p[1])] = dict(tokens=int(p[3]), t=float(p[4]), rate=float(p[5]))
+    return rows
+
+
+def training(c_path, torch_path):
+    """Target 4's lines: a training step in C and in PyTorch, and decoding."""
+    c, pt = read_train(c_path), read_train(torch_path)
+    out = ["", "4. training: one step (forward, backward, clip, Adam/AdamW) on the book's",
+           "shapes, one thread; tokens = target tokens of the step; PyTorch: a plain",
+           "module (code/bench/torch_train.py); ops = operators PyTorch runs a step",
+           "(nested included), us/op = the step's time over them",
+           f"{'model':<12} {'tokens':>6} {'C ms':>8} {'torch ms':>8} {'C tok/s':>9} "
+           f"{'torch tok/s':>11} {'C/torch':>7} {'ops':>6} {'us/op':>6}"]
+    verdicts = []
+    for model, chapter in (("seq2seq", 8), ("transformer", 9), ("gpt", 10)):
+        a, b = c.get((model, "train_step")), pt.get((model, "train_step"))
+        if not a or not b:
+            verdicts.append(f"  [NOT met] 4. {model} (chapter {chapter}): not measured")
+            continue
+        ops = pt.get((model, "per_op"))
+        r = a["rate"] / b["rate"]
+        out.append(f"{model:<12} {a['tokens']:6d} {a['t'] * 1e3:8.2f} {b['t'] * 1e3:8.2f} "
+                   f"{a['rate']:9.0f} {b['rate']:11.0f} {r:7.2f} "
+                   + (f"{ops['tokens']:6d} {ops['t'] * 1e6:6.2f}" if ops else ""))
+        verdicts.append(f"  [{'met' if r >= 1 else 'NOT met'}] 4. {model} (chapter "
+                        f"{chapter}) C >= PyTorch, tokens/s: {r:.2f}"
+                        + ("" if r >= 1 else f"; gap {1 / r:.2f}x"))
+    out += verdicts
+    a, b = c.get(("gpt", "decode_cache")), c.get(("gpt", "decode_full"))
+    if a and b:
+        out.append(f"  [info] chapter 10's GPT decoding {a['tokens']} tokens in C: "
+                   f"{a['rate']:.0f} tokens/s with the KV cache, {b['rate']:.0f} "
+                   f"recomputing every prefix ({a['rate'] / b['rate']:.1f}x)")
+    return out
+
+
+def profile(path):
+    """The perf profile bench.sh wrote, indented; code/bench/README.md reads it."""
+    lines = [l.rstrip() for l in open(path) if l.strip()]
+    if not lines:
+        return ["", "profile: not taken (--quick, or perf unavailable)"]
+    return ["", "profile of the exact kernel (perf record, cpu-clock samples; "
+            "code/bench/README.md",
+            "explains what separates it from sgemm)"] + ["  " + l for l in lines]
+
+
 def mib(b):
     return f"{b / 2**20:.1f}M" if b >= 2**20 else f"{b / 2**10:.0f}K"
 
 
 def main(argv):
-    if len(argv) != 5:
+    if len(argv) != 8:
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
     rows = read_tsv(argv[1]) + read_tsv(argv[2])
@@ -119,10 +175,13 @@ def main(argv):
         if len(mem) >= 2:
             lo, hi = min(mem), max(mem)
             grow = (mem[hi] + 1) / (mem[lo] + 1)
-            target(f"{k}: O(n) extra memory", grow <= 1.5 * hi / lo,
+            target(f"{k}: O(n) extra memory (peak RSS of its own process beyond "
+                   "the inputs)", grow <= 1.5 * hi / lo,
                    f"{mib(mem[lo])} at n = {lo}, {mib(mem[hi])} at n = {hi} "
                    f"({grow:.1f}x for {hi / lo:.0f}x n; O(n^2) would be "
                    f"{(hi / lo) ** 2:.0f}x)")
+    out += training(argv[5], argv[6])
+    out += profile(argv[7])
     out += ["", "the build's own budget (a copy of this tree)"]
     if not budget:
         out.append("  (not measured: --quick)")
