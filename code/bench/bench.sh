@@ -62,13 +62,13 @@ if [ -z "$quick" ]; then
   if command -v perf >/dev/null &&
      OMP_NUM_THREADS=1 perf record -q -o "$tmp/perf.data" \
        "$tmp/profile_tiled" 1024 64 10 > "$tmp/profile_run.txt" 2>/dev/null; then
-    # the 12 busiest functions, then source lines (awk, not head: perf would die
-    # of SIGPIPE)
+    # the busiest functions and source lines (awk, not head: perf would die of
+    # SIGPIPE); report.py keeps the top ones and sums the lines by file
     top_of() { perf report -i "$tmp/perf.data" --stdio --sort "$1" 2>/dev/null |
-               awk '/%/ && n < 12 { print; n++ }'; }
+               awk -v k="$2" '/%/ && n < k { print; n++ }'; }
     { cat "$tmp/profile_run.txt"
-      echo "# by function"; top_of symbol
-      echo "# by source line"; top_of srcline
+      echo "# by function"; top_of symbol 8
+      echo "# by source line"; top_of srcline 200
     } > "$tmp/profile.txt"
   else
     echo "bench: perf is missing or may not record here: no profile" >&2

@@ -9,6 +9,8 @@ bench_train's and torch_train.py's training steps (target 4) and the GPT's
 decoding with and without its cache; the perf profile of the exact kernel
 (empty file: not profiled); and the build's own time budget.
 """
+import glob
+import re
 import sys
 from collections import defaultdict
 
@@ -69,14 +71,43 @@ def training(c_path, torch_path):
     return out
 
 
+def source_text(where):
+    """'tiled.c:95' -> that line of code/lib/*/tiled.c or code/bench/, stripped."""
+    m = re.fullmatch(r"(\w+\.[ch]):(\d+)", where)
+    paths = glob.glob(f"code/lib/*/{m.group(1)}") + glob.glob(f"code/bench/{m.group(1)}") \
+        if m else []
+    if len(paths) != 1:
+        return ""
+    lines = open(paths[0]).read().splitlines()
+    k = int(m.group(2))
+    return lines[k - 1].strip()[:60] if 1 <= k <= len(lines) else ""
+
+
 def profile(path):
-    """The perf profile bench.sh wrote, indented; code/bench/README.md reads it."""
-    lines = [l.rstrip() for l in open(path) if l.strip()]
+    """The perf profile bench.sh wrote, each source line with its text."""
+    lines = [l.split() for l in open(path) if l.strip()]
     if not lines:
         return ["", "profile: not taken (--quick, or perf unavailable)"]
-    return ["", "profile of the exact kernel (perf record, cpu-clock samples; "
-            "code/bench/README.md",
-            "explains what separates it from sgemm)"] + ["  " + l for l in lines]
+    out = ["", "profile of the exact kernel (perf record, cpu-clock samples; "
+           "code/bench/README.md", "explains what separates it from sgemm)"]
+    by_file, shown = defaultdict(float), 0
+    for p in lines:
+        if len(p) >= 2 and p[0].endswith("%") and ":" in p[1]:    # by source line
+            by_file[p[1].split(":")[0]] += float(p[0].rstrip("%"))
+            shown += 1
+            if shown <= 24:
+                out.append(f"  {p[0]:>7} {p[1]:<14} {source_text(p[1])}")
+        elif len(p) >= 3 and p[0].endswith("%"):                   # by function
+            out.append(f"  {p[0]:>7} {p[2]}")
+        elif not p[0].endswith("%"):                              # headings
+            out.append("  " + " ".join(p))                  # (kernel addresses: left out)
+    if by_file:
+        out.append("  # by source file (tile_mm.c: the two products; tile_mm.h: the "
+                   "exp, inlined;")
+        out.append("  # tiled.c: the softmax's max, sum and rescaling, the packing)")
+        out += [f"  {pct:6.2f}% {f}" for f, pct in sorted(by_file.items(),
+                                                         key=lambda x: -x[1])[:6]]
+    return out
 
 
 def mib(b):
