@@ -26,7 +26,8 @@ out=$build/bench
 mkdir -p "$out"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-srcs=($(ls code/lib/*/*.c | grep -v '^code/lib/program/'))
+srcs=()   # the library without program/ (the chapter programs' command line)
+for f in code/lib/*/*.c; do [[ $f == code/lib/program/* ]] || srcs+=("$f"); done
 echo "bench: building the kernels and models ($BENCH_CFLAGS)"
 mkdir -p "$tmp/obj"
 # shellcheck disable=SC2086
