@@ -225,4 +225,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except (OSError, ValueError, IndexError, KeyError) as e:   # a missing or torn file
+        print(f"report.py: cannot read the measurements: {e}", file=sys.stderr)
+        sys.exit(1)
