@@ -79,7 +79,7 @@ help:
 	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
 	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
 	@echo 'make test       build everything and run every test (alias: make check)'
-	@echo 'make bench      time exact attention against PyTorch; the build budget'
+	@echo 'make bench      time attention and training against PyTorch; the build budget'
 	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
 	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
 	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
@@ -318,8 +318,9 @@ DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
 # --------------------------------------------------------------------------
-# make bench: the fast kernels against PyTorch + OpenBLAS, and the build's own
-# time budget (code/bench/bench.sh). Never part of make test: it measures.
+# make bench: the fast kernels against PyTorch + OpenBLAS, a training step of
+# each model against PyTorch, a perf profile, and the build's own time budget
+# (code/bench/bench.sh; code/bench/README.md). Never part of make test: it measures.
 bench:
 	code/bench/bench.sh $(B)
 
