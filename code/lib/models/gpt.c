@@ -23,7 +23,6 @@ int gpt_config_check(const gpt_config_t *c) {
     return 0;
 }
 
-// snippet: gpt_tensors
 // The layout of the parameter buffer, written once: the tensors in buffer order
 // (wte; per layer n1 wq wk wv wo n2 w1 w3 w2; nf), each with its size, its
 // kind and the field of gpt_params_t that views it. gpt_param_count, gpt_bind,
@@ -69,7 +68,6 @@ static int gpt_tensors(gpt_params_t *p, const gpt_config_t *c, tensor_t *t) {
     }
     return put(t, i, "nf", -1, C, NORM, &p->nf);
 }
-// end snippet
 
 long gpt_param_count(const gpt_config_t *c) {
     if (gpt_config_check(c)) return -1;
