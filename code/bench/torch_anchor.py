@@ -27,10 +27,13 @@ import torch
 FULL_N, QUICK_N = [256, 512, 1024, 2048, 4096, 8192], [256, 1024, 2048]
 
 
-def median_time(fn):
-    fn()
+def median_time(fn, warm_up=1, min_reps=3, max_reps=9, budget=1.0):
+    """Median seconds of fn() over at least min_reps timed calls (up to max_reps
+    while under budget seconds), after warm_up untimed calls; and the count."""
+    for _ in range(warm_up):
+        fn()
     times, spent = [], 0.0
-    while len(times) < 3 or (len(times) < 9 and spent < 1.0):
+    while len(times) < min_reps or (len(times) < max_reps and spent < budget):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)

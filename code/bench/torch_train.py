@@ -32,6 +32,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import torch_anchor  # its median_time: the two benches time alike
+
 SENT_LEN, BATCH, WARM_UP, MIN_REPS, MAX_REPS = 17, 16, 2, 5, 999
 WORDS, V_SRC, V_TGT = 60, 61, 63           # data/mirror.h
 GPT_SHAPE = dict(V=512, C=64, L=2, NH=4, NKV=2, F=(8 * 64 // 3 + 3) // 4 * 4, B=2, T=64)
@@ -204,17 +206,7 @@ def gpt_adamw(model):
 
 
 def median_time(fn, budget):
-    for _ in range(WARM_UP):
-        fn()
-    times, spent = [], 0.0
-    while len(times) < MIN_REPS or (len(times) < MAX_REPS and spent < budget):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        spent += times[-1]
-    times.sort()
-    k = len(times)
-    return (times[k // 2] if k % 2 else 0.5 * (times[k // 2 - 1] + times[k // 2])), k
+    return torch_anchor.median_time(fn, WARM_UP, MIN_REPS, MAX_REPS, budget)
 
 
 def ops_per_step(fn):
