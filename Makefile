@@ -171,30 +171,23 @@ $(foreach f,$(filter ch09_%,$(FIG_NAMES)),$(eval \
 
 # Diagrams: one TikZ picture each (figures/chNN_name.tex), in the shared style
 # figures/diagram.tex, with \val{key} reading the chapter program's values.tsv.
-# XeLaTeX draws the PDF (the PDF book); pdftocairo turns it into SVG (HTML).
-# FORCE_SOURCE_DATE=1 makes TeX take its clock from SOURCE_DATE_EPOCH too.
+# XeLaTeX draws the PDF (the PDF book); XeLaTeX to DVI and dvisvgm draw the SVG
+# (HTML, EPUB), whose text stays text in the PDF's fonts (book/build/diagram.sh).
 define DIAGRAM_RULES
-$(B)/figures/$(1).pdf: figures/$(1).tex figures/diagram.tex $(B)/out/$(call program_of,$(1)).txt
-	$$(call say,TIKZ,$$@)
-	@mkdir -p $$(@D)
-	$$(Q)t=$(B)/diagrams/$(1).$$$$$$$$; rm -rf $$$$t; mkdir -p $$$$t; \
-	awk -F '\t' '{ v = $$$$2; gsub(/[\\{}$$$$&#^_%~]/, "\\\\&", v); \
-	  printf "\\expandafter\\def\\csname diagval@%s\\endcsname{%s}\n", $$$$1, v }' \
-	  $(B)/data/$(call program_of,$(1))/values.tsv > $$$$t/values.tex; \
-	printf '%s\n' '\documentclass[tikz,border=3pt]{standalone}' '\input{figures/diagram.tex}' \
-	  '\input{values.tex}' '\begin{document}' '\input{figures/$(1).tex}' '\end{document}' \
-	  > $$$$t/$(1).tex; \
-	if (cd $$$$t && FORCE_SOURCE_DATE=1 TEXINPUTS='$$(CURDIR)': xelatex -halt-on-error -interaction=nonstopmode \
-	     $(1).tex > xelatex.out 2>&1); then mv $$$$t/$(1).pdf $$@; rm -rf $$$$t; \
-	else echo "figures/$(1).tex: TikZ failed:" >&2; grep -A3 '^!' $$$$t/$(1).log >&2; \
-	  rm -rf $$$$t; exit 1; fi
-$(B)/figures/$(1).svg: $(B)/figures/$(1).pdf
-	$$(call say,SVG,$$@)
-	$$(Q)pdftocairo -svg $$< $$@.tmp.$$$$$$$$ && mv $$@.tmp.$$$$$$$$ $$@
+$(B)/figures/$(1).pdf $(B)/figures/$(1).svg: $(B)/figures/$(1).%: figures/$(1).tex figures/diagram.tex \
+    book/build/diagram.sh $(B)/out/$(call program_of,$(1)).txt
+	$$(call say,TIKZ,$$@) book/build/diagram.sh $(B) $$@ $$< $(B)/data/$(call program_of,$(1))/values.tsv
 endef
 $(foreach f,$(DIAG_NAMES),$(eval $(call DIAGRAM_RULES,$(f))))
 
 figures: $(SVGS) $(PDFFIGS)
+
+# The cover: the PDF's title page and the EPUB's cover image, drawn from
+# book/cover.tex with chapter 8's learned attention and the book's metadata.
+COVER_DATA := $(B)/data/ch08_seq2seq/align_long.dat
+$(B)/figures/cover.pdf $(B)/figures/cover.png: $(B)/figures/cover.%: book/cover.tex book/build/cover.sh \
+    book/metadata.yaml $(B)/out/ch08_seq2seq.txt
+	$(call say,COVER,$@) book/build/cover.sh $(B) $@ $(COVER_DATA)
 
 # A figure that a chapter uses (the dependency files name it) but whose script
 # is gone: fail, rather than let the figure drawn earlier stand in for it.
@@ -242,6 +235,11 @@ $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 
+# The search library, MiniSearch from npm as pinned in book/package-lock.json,
+# copied into the book so that the search works from file:// (book/build/vendor.sh).
+$(B)/html/minisearch.js: book/package.json book/package-lock.json book/build/vendor.sh
+	$(call say,NPM,$@) book/build/vendor.sh $(B) $@
+
 # Each chapter's program with the library, as a reproducible tarball.
 # Graded functions are stubbed in it as the packs stub them (tests/leaks.sh).
 $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh \
@@ -261,7 +259,7 @@ $(B)/units.ok: $(FRONT) $(CHAPTERS) $(BACK) book/check-units.sh book/check-gloss
 	$(Q)mkdir -p $(B) && book/check-units.sh $(FRONT) $(CHAPTERS) book/glossary.md \
 	  && book/check-glossary.sh book/glossary.md $(CHAPTERS) && touch $@
 
-html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(DOWNLOADS) $(B)/snippet-report.txt
+html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(B)/html/minisearch.js $(DOWNLOADS) $(B)/snippet-report.txt
 
 # SOURCE_DATE_EPOCH dates everything made (PDF metadata, tarballs, EPUB). The build
 # stamp (book/filter/stamp.lua: commit, compiler, date) is rewritten as make starts,
@@ -271,10 +269,10 @@ _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(C
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point. The EPUB: MathML, SVG figures.
 $(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
-    $(TORCH_TABLE) | $(OUTS) $(PDFFIGS) $(B)/markers.ok
+    $(TORCH_TABLE) $(B)/figures/cover.pdf | $(OUTS) $(PDFFIGS) $(B)/markers.ok
 	$(call say,PDF,$@) $(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 $(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) $(TORCH_TABLE) \
-    | $(OUTS) $(SVGS)
+    $(B)/figures/cover.png | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@) $(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
 pdf: $(B)/units.ok $(PDF)
 epub: $(EPUB)

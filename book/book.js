@@ -96,18 +96,56 @@
     mark();
   }
 
-  // Search: the index is a script (fetch() is refused on file://), loaded on
-  // first use. Every word of the query must occur; titles count most.
+  // Search: MiniSearch (npm, copied into the book by book/build/vendor.sh)
+  // indexes the records of search-index.js; both are scripts loaded on first
+  // use (fetch() is refused on file://). Every word of the query must match,
+  // as a prefix ("softm") or with a typo ("atention"); a match in a section's
+  // title counts most, then in the headings around it, then in its text.
   var input = document.getElementById('search');
   var box = document.getElementById('search-results');
   if (!input || !box) return;
-  function load(then) {
-    if (window.BOOK_SEARCH) return then();
+  var engine = null, loading = null;
+  // Words are letters, digits and '_'. In the text an identifier is a word and
+  // so is each of its parts (softmax_rows: softmax_rows, softmax, rows); in a
+  // query it is one word, so "softmax_rows" finds that function, not "softmax".
+  function words(s) {
+    return s.match(/[\p{L}\p{N}_]+/gu) || [];
+  }
+  function textWords(s) {
+    var out = [];
+    words(s).forEach(function (w) {
+      out.push(w);
+      if (w.indexOf('_') > 0) w.split('_').forEach(function (part) { if (part) out.push(part); });
+    });
+    return out;
+  }
+  function script(src, then) {
     var s = document.createElement('script');
-    s.src = 'search-index.js';
+    s.src = src;
     s.onload = then;
-    s.onerror = function () { box.hidden = false; box.textContent = 'The search index is missing.'; };
+    s.onerror = function () { box.hidden = false; box.textContent = 'The search (' + src + ') is missing.'; };
     document.head.appendChild(s);
+  }
+  function load(then) {
+    if (engine) return then();
+    if (loading) return loading.push(then);
+    loading = [then];
+    script('minisearch.js', function () {
+      script('search-index.js', function () {
+        engine = new window.MiniSearch({
+          idField: 'k', fields: ['t', 'h', 'x'], tokenize: textWords,
+          searchOptions: {
+            tokenize: words,
+            boost: { t: 6, h: 2, x: 1 }, combineWith: 'AND',
+            prefix: function (term) { return term.length >= 3; },
+            fuzzy: function (term) { return term.length >= 5 ? 0.2 : false; },
+          },
+        });
+        engine.addAll(window.BOOK_SEARCH.map(function (r, k) { r.k = k; return r; }));
+        var waiting = loading; loading = null;
+        waiting.forEach(function (f) { f(); });
+      });
+    });
   }
   function esc(s) {
     return s.replace(/[&<>"]/g, function (c) {
@@ -115,28 +153,17 @@
     });
   }
   function search(q) {
-    var words = q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
-    if (!words.length) return [];
-    var hits = [];
-    window.BOOK_SEARCH.forEach(function (r) {
-      var title = r.t.toLowerCase(), text = r.x.toLowerCase(), score = 0;
-      for (var i = 0; i < words.length; i++) {
-        var inTitle = title.indexOf(words[i]) >= 0, at = text.indexOf(words[i]);
-        if (!inTitle && at < 0) return;
-        score += inTitle ? 10 : 0;
-        for (var n = 0; at >= 0 && n < 10; n++) { score += 1; at = text.indexOf(words[i], at + 1); }
-      }
-      hits.push({ r: r, score: score });
-    });
-    hits.sort(function (a, b) { return b.score - a.score; });
-    return hits.slice(0, 12).map(function (h) {
-      var text = h.r.x, at = Math.max(0, text.toLowerCase().indexOf(words[0]));
+    if (!words(q).length) return [];
+    return engine.search(q).slice(0, 12).map(function (hit) {
+      var r = window.BOOK_SEARCH[hit.id];
+      var terms = hit.terms.slice().sort(function (a, b) { return b.length - a.length; })
+        .map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); });
+      var find = new RegExp('(?<![\\p{L}\\p{N}])(' + terms.join('|') + ')', 'giu');
+      var text = r.x, at = text.search(find);
+      if (at < 0) at = 0;
       var from = Math.max(0, at - 50), piece = text.slice(from, at + 90);
-      var marked = esc(piece).replace(new RegExp('(' + words.map(function (w) {
-        return w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      }).join('|') + ')', 'gi'), '<mark>$1</mark>');
-      return '<li><a href="' + esc(h.r.p + (h.r.i ? '#' + h.r.i : '')) + '">' + esc(h.r.t) +
-        '</a><span>' + (from > 0 ? '… ' : '') + marked + ' …</span></li>';
+      return '<li><a href="' + esc(r.p + (r.i ? '#' + r.i : '')) + '">' + esc(r.t) +
+        '</a><span>' + (from > 0 ? '… ' : '') + esc(piece).replace(find, '<mark>$1</mark>') + ' …</span></li>';
     });
   }
   function show() {

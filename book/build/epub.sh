@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # epub.sh BUILD_DIR TARGET SOURCE... -- the EPUB book: MathML math, SVG figures,
+# the cover image BUILD_DIR/figures/cover.png,
 # the same filter as the HTML. Pandoc's zip is then repacked with every file dated
 # SOURCE_DATE_EPOCH, mimetype first and stored, in a name order that does not depend
 # on the locale, so the EPUB is byte-reproducible. Everything is staged under names
@@ -10,6 +11,8 @@ export LC_ALL=C TZ=UTC
 B=$1 target=$2; shift 2
 : "${SOURCE_DATE_EPOCH:?SOURCE_DATE_EPOCH must be set (the Makefile exports it)}"
 mkdir -p "$B/deps" "$(dirname "$target")"
+cover=$B/figures/cover.png   # the cover image (book/build/cover.sh)
+[ -s "$cover" ] || { echo "epub.sh: the cover $cover is missing" >&2; exit 1; }
 t=$PWD/$target.tmp.$$     # absolute: zip runs inside the unpacked folder
 trap 'rm -rf "$t" "$t.d"' EXIT
 LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.epub.d \
@@ -17,6 +20,7 @@ LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.epub.d \
   --metadata-file book/metadata.yaml --metadata identifier=urn:uuid:0f6b3c8e-5a1d-4c2e-9b7a-3d2e1f0a4c5b \
   --lua-filter book/literate.lua --citeproc --bibliography book/references.bib \
   --highlight-style pygments --toc --toc-depth 1 --number-sections --epub-chapter-level 1 \
+  --epub-cover-image "$cover" \
   "$@" -o "$t"
 rm -rf "$t.d"; unzip -q -d "$t.d" "$t"; rm -f "$t"
 find "$t.d" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +

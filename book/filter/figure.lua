@@ -30,6 +30,9 @@ function M.directive(img)
     return nil
   end
   deps.depend(out)
+  -- A diagram's text is text at its own size (book/build/diagram.sh): on a
+  -- phone it keeps that size and scrolls sideways (book/style.css).
+  if img.src:match('%.tex$') then img.classes:insert('diagram') end
   -- xelatex runs inside BUILD/tex (see the Makefile): a path relative to it
   -- keeps the PDF independent of where the build directory is.
   img.src = book.IS_LATEX and ('../figures/' .. name .. '.' .. ext) or out

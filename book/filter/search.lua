@@ -1,8 +1,9 @@
 -- search.lua -- the records of the offline search: one per section of a
--- chapter page (page, id, number and title, text), written as JavaScript
--- object literals to LITERATE_DEPS with ".search" for ".d". The Makefile
--- joins them into BUILD/html/search-index.js, which book/book.js loads with a
--- <script> tag (fetch() does not work from file://).
+-- chapter page (page p, id i, number and title t, the headings around and
+-- inside it h, text x), written as JavaScript object literals to LITERATE_DEPS
+-- with ".search" for ".d". The Makefile joins them into
+-- BUILD/html/search-index.js, which book/book.js loads with a <script> tag
+-- (fetch() does not work from file://) and indexes with MiniSearch.
 local util = require('filter.util')
 local book = require('filter.book')
 
@@ -21,7 +22,7 @@ function M.write(blocks)
   if not deps_file then return end
   local page = book.html_name(book.chapter_files[1])
   local records, cur = {}, nil
-  local number = {}
+  local number, above = {}, {}
   for _, b in ipairs(blocks) do
     if b.t == 'Header' and b.level <= 3 then
       local title = pandoc.utils.stringify(b.content)
@@ -32,16 +33,25 @@ function M.write(blocks)
         for l = 2, b.level do parts[#parts + 1] = tostring(number[l] or 0) end
         title = table.concat(parts, '.') .. ' ' .. title
       end
-      cur = { id = b.level == 1 and '' or b.identifier, title = title, text = {} }
+      for l = b.level, 6 do above[l] = nil end
+      -- headings: the chapter and section the record sits in, then the
+      -- headings below level 3 inside it
+      local heads = {}
+      for l = 1, b.level - 1 do heads[#heads + 1] = above[l] end
+      above[b.level] = title
+      cur = { id = b.level == 1 and '' or b.identifier, title = title, heads = heads, text = {} }
       records[#records + 1] = cur
+    elseif cur and b.t == 'Header' then
+      cur.heads[#cur.heads + 1] = pandoc.utils.stringify(b.content)
     elseif cur then
       cur.text[#cur.text + 1] = pandoc.utils.stringify(b)
     end
   end
+  local function clean(s) return (s:gsub('%[@[^%]]*%]', ''):gsub('%s+', ' ')) end
   local out = {}
   for _, r in ipairs(records) do
-    out[#out + 1] = string.format('{p:%s,i:%s,t:%s,x:%s}', json(page), json(r.id), json(r.title),
-      json(table.concat(r.text, ' '):gsub('%[@[^%]]*%]', ''):gsub('%s+', ' ')))
+    out[#out + 1] = string.format('{p:%s,i:%s,t:%s,h:%s,x:%s}', json(page), json(r.id), json(r.title),
+      json(clean(table.concat(r.heads, ' / '))), json(clean(table.concat(r.text, ' '))))
   end
   util.write_atomically(deps_file:gsub('%.d$', '') .. '.search', table.concat(out, ',\n') .. (#out > 0 and ',\n' or ''))
 end

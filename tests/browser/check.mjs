@@ -412,6 +412,53 @@ async function readerTools(browser, desktop, phone) {
     check('search from file:// finds "softmax temperature" and Enter opens the section', probs);
   }
 
+  // Search by MiniSearch (book/build/vendor.sh): a prefix, a typo, an
+  // identifier of the code and a formula's symbols each find the section that
+  // is about them, ranked first or near it (a title counts most).
+  {
+    const cases = [
+      // [query, what the top results must hold, how many of the top results]
+      ['softm', { title: /softmax/i }, 1],
+      ['atention', { title: /attention/i }, 1],
+      ['scaled dot-product atention', { title: /scaled dot-product attention/i }, 3],
+      ['temprature', { text: /temperature/i }, 1],
+      ['attention_scores', { text: /attention_scores/ }, 1],
+      ['sqrt d_k', { title: /square root of d_k/ }, 1],
+    ];
+    const probs = [];
+    await page.goto(url(first), { waitUntil: 'load' });
+    for (const [q, want, top] of cases) {
+      await page.fill('#search', '');
+      await page.fill('#search', q);
+      try {
+        await page.waitForFunction(() => {
+          const b = document.getElementById('search-results');
+          return !b.hidden && b.querySelector('.search-count');
+        }, null, { timeout: 5000 });
+        const hits = await page.$$eval('#search-results li', (lis) => lis.map((li) => ({
+          title: li.querySelector('a').textContent, href: li.querySelector('a').getAttribute('href'),
+          text: li.querySelector('span').textContent,
+          marked: [...li.querySelectorAll('mark')].map((m) => m.textContent) })));
+        if (hits.length === 0) { probs.push(`"${q}": nothing found`); continue; }
+        const shown = hits.slice(0, top);
+        const ok = shown.some((h) => (want.title ? want.title.test(h.title) : true) &&
+          (want.text ? want.text.test(h.text) : true));
+        if (!ok) {
+          probs.push(`"${q}": none of the first ${top} results ${want.title ? `has a title like ${want.title}` : `shows ${want.text}`}: ` +
+            shown.map((h) => h.title).join(' | '));
+        }
+        if (!hits[0].marked.length) probs.push(`"${q}": the first result marks no matched word`);
+      } catch (e) { probs.push(`"${q}": ${String(e.message || e).split('\n')[0]}`); }
+    }
+    // every word must match: a word in no section finds nothing
+    await page.fill('#search', 'softmax qwzxvj');
+    await page.waitForTimeout(300);
+    const none = await page.$$eval('#search-results li', (lis) => lis.length);
+    if (none !== 0) probs.push(`"softmax qwzxvj" (a word in no section) found ${none} sections`);
+    await page.fill('#search', '');
+    check('search: a prefix ("softm"), typos ("atention"), a function (attention_scores), a formula (sqrt d_k)', probs);
+  }
+
   // Theme: switch, remembered across pages; the system setting when unset.
   {
     const probs = [];
