@@ -2,9 +2,10 @@
 # check-units.sh [FILE...] -- no time, speed or size in the chapters' prose
 # unless it is a spliced value. Flags a number (digits, or a number word such as
 # "a", "few", "ten") written next to a unit of time, size or speed ("70 s",
-# "under a minute", "a few GFLOP/s", "12 MB", "3x faster"). Measured numbers
-# are never quoted (CONTRIBUTING, "Measurements"); counted ones are spliced as
-# [key]{.val}, which this check does not flag. Code blocks, inline code and
+# "under a minute", "a few GFLOP/s", "12 MB", "3x faster"), or a plural unit
+# with no number after a word such as "in" or "takes" ("trained in seconds").
+# Measured numbers are never quoted (CONTRIBUTING, "Measurements"); counted ones
+# are spliced as [key]{.val}, which this check does not flag. Code blocks, inline code and
 # math are not prose and are skipped. Prints FILE:LINE: the phrase, one line
 # per problem; exits 1 if there is any, 2 if a file cannot be read.
 set -u
@@ -24,6 +25,11 @@ my $unit = qr/(?:minutes?|mins?|hours?|days?|seconds|secs?|milliseconds?|microse
   nanoseconds?|ms|µs|us|ns|[KMGT]i?B|kB|bytes|kilobytes?|megabytes?|gigabytes?|terabytes?|
   [KMGT]?FLOP\/s|[KMGT]?FLOPS|tokens?\/s|tokens\s+per\s+second|[KMG]Hz|[KMGT]B\/s)/x;
 my $faster = qr/(?:x|×|times)\s+(?:faster|slower|quicker|the\s+speed)/x;
+# A unit with no number at all still claims a size or a duration ("trained in
+# seconds", "takes microseconds"): a plural unit right after such a word.
+my $bare = qr/(?:in|takes?|took|taking|within|under|over|only|just|mere|about|around)
+  \s+(?:seconds|minutes|hours|days|milliseconds|microseconds|nanoseconds|kilobytes|
+  megabytes|gigabytes|terabytes)/x;
 my $status = 0;
 for my $file (@ARGV) {
   open(my $fh, "<", $file) or die "check-units.sh: cannot read $file\n";
@@ -40,7 +46,8 @@ for my $file (@ARGV) {
     $t =~ s/<!--.*?-->//g;
     while ($t =~ /(?<![\w.])($num(?:[\s-]+|&nbsp;|\x{a0})?(?:$unit)(?![\w\/])
                  |\d[\d.,]*\s*(?:s|sec|second)(?![\w\/])
-                 |$num\s*$faster)/gix) {
+                 |$num\s*$faster
+                 |$bare)/gix) {
       print "$file:$n: unspliced quantity \"$1\"\n";
       $status = 1;
     }

@@ -730,6 +730,8 @@ static void section_counted(report_t *r) {
            l8 = variant_cost(V_LINEAR, SWEEP_HI, d);
     report_value(r, "std_bytes_8192", "%.0f", s8.bytes);
     report_value(r, "ratio_lin_8192", "%.0f", s8.madds / l8.madds);
+    double row8 = variant_cost(V_SPARSE, SWEEP_HI, d).madds / (2.0 * d) / SWEEP_HI;
+    report_value(r, "sparse_row_sqrt_8192", "%.2f", row8 / sqrt(SWEEP_HI));
     report_value(r, "sweep_d", "%.0f", d);
     counted_reach(r);
 }

@@ -53,6 +53,13 @@ if out=$(book/check-units.sh "$T/units.md") || [ "$(printf '%s\n' "$out" | wc -l
    || ! printf '%s\n' "$out" | grep -q 'units.md:3: .*"70.2 s"'; then
   fail "a planted unspliced quantity is flagged (4 on line 3, none on line 5)" "$out"
 else pass "a planted unspliced quantity is flagged (4 on line 3, none on line 5)"; fi
+printf '# T\n\nTrained in seconds; a call takes microseconds.\n\nMeasured seconds per call.\n' \
+  > "$T/bare.md"
+if out=$(book/check-units.sh "$T/bare.md") || [ "$(printf '%s\n' "$out" | wc -l)" -ne 2 ] \
+   || ! printf '%s\n' "$out" | grep -q 'bare.md:3: .*"in seconds"' \
+   || ! printf '%s\n' "$out" | grep -q 'bare.md:3: .*"takes microseconds"'; then
+  fail "a unit with no number is flagged (2 on line 3, none on line 5)" "$out"
+else pass "a unit with no number is flagged (2 on line 3, none on line 5)"; fi
 
 # Glossary terms are linked where the book first uses them; a term used first
 # without its link, or never used, is flagged.

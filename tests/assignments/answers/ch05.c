@@ -7,15 +7,16 @@
 
 #include "variants/sparse.h"
 
-// Exercise 2: the causal strided pattern with window w and stride s at length n;
-// counts the causal pairs (j <= i) that two steps do not join, with rows as bit
-// sets, and the smallest distance i - j among them.
-static void two_step(int n, int w, int s, long *missing, int *min_dist, int *first_i) {
+// Exercise 2: the strided pattern (causal or symmetric) with window w and stride s
+// at length n; counts the pairs (j <= i when causal) that two steps do not join,
+// with rows as bit sets, and the smallest distance |i - j| among them.
+static void two_step(int n, int w, int s, int causal, long *missing, int *min_dist,
+                     int *first_i) {
     sparse_pattern_t p;
     unsigned char *mask = malloc((size_t)n * n);
     int words = (n + 63) / 64;
     uint64_t *row = calloc((size_t)n * words, sizeof *row), *acc = malloc(words * 8);
-    if (!mask || !row || !acc || sparse_build(&p, n, w, s, 1)) {
+    if (!mask || !row || !acc || sparse_build(&p, n, w, s, causal)) {
         fprintf(stderr, "answers/ch05: out of memory\n");
         exit(1);
     }
@@ -29,10 +30,10 @@ static void two_step(int n, int w, int s, long *missing, int *min_dist, int *fir
         for (int k = 0; k < n; k++)
             if (mask[(size_t)i * n + k])
                 for (int x = 0; x < words; x++) acc[x] |= row[(size_t)k * words + x];
-        for (int j = 0; j <= i; j++)
+        for (int j = 0; j < (causal ? i + 1 : n); j++)
             if (!(acc[j / 64] >> (j % 64) & 1)) {
                 ++*missing;
-                if (i - j < *min_dist) *min_dist = i - j;
+                if (abs(i - j) < *min_dist) *min_dist = abs(i - j);
                 if (i < *first_i) *first_i = i;
             }
     }
@@ -40,16 +41,32 @@ static void two_step(int n, int w, int s, long *missing, int *min_dist, int *fir
     free(mask), free(row), free(acc);
 }
 
+// The smallest n at which the window-16 pattern with s = round(sqrt n) leaves a
+// pair two steps do not join; prints it, its stride and the smallest such distance.
+static void first_failure(int causal, const char *name) {
+    long miss = 0;
+    int n = 1, s = 1, md = 0, fi = 0;
+    while (miss == 0 && n < 4096) {
+        n++, s = (int)lround(sqrt(n));
+        two_step(n, 16, s, causal, &miss, &md, &fi);
+    }
+    printf("reach_first_n_%s\t%d\n", name, n);
+    printf("reach_first_s_%s\t%d\n", name, s);
+    printf("reach_first_dist_%s\t%d\n", name, md);
+}
+
 int main(void) {
     int n = 2048, s = (int)lround(sqrt(n)), md, fi;
     long miss;
-    two_step(n, 16, s, &miss, &md, &fi);
+    two_step(n, 16, s, 1, &miss, &md, &fi);
     printf("reach_n\t%d\n", n);
     printf("reach_s\t%d\n", s);
     printf("reach_missing\t%ld\n", miss);
     printf("reach_fraction\t%.3f\n", miss / (n * (n + 1) / 2.0));
     printf("reach_min_dist\t%d\n", md);
-    two_step(n, s, s, &miss, &md, &fi);
+    two_step(n, s, s, 1, &miss, &md, &fi);
     printf("reach_missing_equal\t%ld\n", miss);
+    first_failure(1, "causal");
+    first_failure(0, "symmetric");
     return 0;
 }
