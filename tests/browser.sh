@@ -45,10 +45,18 @@ fi
 # output's label alone at the foot of a page, away from its block.
 PT=$(mktemp -d)
 stranded=()
+# the chapters are printed a core each at a time, then read one by one
+jobs=$(nproc 2>/dev/null || echo 2)
 for html in "$B"/html/[0-9][0-9]-*.html; do
   name=$(basename "$html" .html)
   timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --no-pdf-header-footer --print-to-pdf="$PT/$name.pdf" "file://$(realpath "$html")" >/dev/null 2>&1
+    --no-pdf-header-footer --user-data-dir="$PT/profile-$name" --print-to-pdf="$PT/$name.pdf" \
+    "file://$(realpath "$html")" >/dev/null 2>&1 &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+done
+wait
+for html in "$B"/html/[0-9][0-9]-*.html; do
+  name=$(basename "$html" .html)
   [ -s "$PT/$name.pdf" ] || { stranded+=("$name: Chromium printed no PDF"); continue; }
   grep -o 'class="\(listing\|output\)-label">[^<]*' "$html" | sed 's/^[^>]*>//; s/&amp;/\&/g; s/&lt;/</g; s/&gt;/>/g' \
     | sed 's/[[:space:]]\+/ /g; s/ *$//' | sort -u > "$PT/labels"

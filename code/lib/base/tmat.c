@@ -60,23 +60,43 @@ void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m)
                 y[(size_t)i * m + j] += x[(size_t)i * k + p] * w[(size_t)p * m + j];
 }
 
+// dot4 DY W M P: the dot product of row dy with row w, as four partial sums
+// (lane l sums the terms j = l mod 4, in order of j; the last m % 4 terms go to
+// lane 0), added up as (s0 + s1) + (s2 + s3).
+static inline float dot4_sum(v4f s, const float *dy, const float *w, int j, int m) {
+    float s0 = s[0];
+    for (; j < m; j++) s0 += dy[j] * w[j];
+    return (s0 + s[1]) + (s[2] + s[3]);
+}
+
 // Inverts: y = x w (for x). dx[i][p] += sum_j dy[i][j] w[p][j], with four
-// partial sums so the loop is not one long dependency chain.
+// partial sums so the loop is not one long dependency chain. Four rows p of w
+// at once share each load of dy (and so are read once per row of dy, not
+// four times); every output is summed exactly as dot4_sum says.
 void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, int m) {
+    const int m4 = m / 4 * 4;
     for (int i = 0; i < n; i++) {
         const float *dyi = dy + (size_t)i * m;
-        for (int p = 0; p < k; p++) {
-            const float *wp = w + (size_t)p * m;
-            float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-            int j = 0;
-            for (; j + 4 <= m; j += 4) {
-                s0 += dyi[j] * wp[j];
-                s1 += dyi[j + 1] * wp[j + 1];
-                s2 += dyi[j + 2] * wp[j + 2];
-                s3 += dyi[j + 3] * wp[j + 3];
+        float *dxi = dx + (size_t)i * k;
+        int p = 0;
+        for (; p + 4 <= k; p += 4) {
+            const float *w0 = w + (size_t)p * m, *w1 = w0 + m, *w2 = w1 + m, *w3 = w2 + m;
+            v4f a0 = splat4(0.0f), a1 = a0, a2 = a0, a3 = a0;
+            for (int j = 0; j < m4; j += 4) {
+                v4f d = load4(dyi + j);
+                a0 += d * load4(w0 + j), a1 += d * load4(w1 + j);
+                a2 += d * load4(w2 + j), a3 += d * load4(w3 + j);
             }
-            for (; j < m; j++) s0 += dyi[j] * wp[j];
-            dx[(size_t)i * k + p] += (s0 + s1) + (s2 + s3);
+            dxi[p] += dot4_sum(a0, dyi, w0, m4, m);
+            dxi[p + 1] += dot4_sum(a1, dyi, w1, m4, m);
+            dxi[p + 2] += dot4_sum(a2, dyi, w2, m4, m);
+            dxi[p + 3] += dot4_sum(a3, dyi, w3, m4, m);
+        }
+        for (; p < k; p++) {                  // the last k % 4 rows of w
+            const float *wp = w + (size_t)p * m;
+            v4f a = splat4(0.0f);
+            for (int j = 0; j < m4; j += 4) a += load4(dyi + j) * load4(wp + j);
+            dxi[p] += dot4_sum(a, dyi, wp, m4, m);
         }
     }
 }
