@@ -10,11 +10,11 @@ set yrange [0:1.05]
 set ytics 0, 0.2, 1
 set xlabel 'key dimension d_k'
 set key top left
-set title 'largest attention weight' font ',13'
+set title 'largest attention weight'
 plot data.'saturation.dat' using 1:2 with linespoints ls 1 title 'raw', \
      data.'saturation.dat' using 1:3 with linespoints ls 2 title 'scaled'
 set key bottom left
-set title 'softmax Jacobian trace 1 − Σ p@_j^2' font ',13'
+set title 'softmax Jacobian trace 1 − Σ p_j²'
 plot data.'saturation.dat' using 1:4 with linespoints ls 1 title 'raw', \
      data.'saturation.dat' using 1:5 with linespoints ls 2 title 'scaled'
 unset multiplot

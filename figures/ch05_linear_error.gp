@@ -12,7 +12,7 @@ set yrange [0:4.5]
 set y2range [0:4.5]
 set ytics nomirror
 set y2tics
-set key at graph 0.03, graph 0.8 left Left reverse
+set key below Left reverse
 plot data.'linear_error.dat' using 1:5 with lines dt 2 lc rgb '#999999' title 'uniform weights: ln n', \
      '' using 1:2 with linespoints ls 1 title 'entropy, softmax', \
      '' using 1:3 with linespoints ls 3 title 'entropy, linear (elu + 1)', \

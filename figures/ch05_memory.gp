@@ -6,7 +6,7 @@ set format x '%g'
 set format y '10^{%T}'
 set xlabel 'sequence length n'
 set ylabel 'working memory (bytes)'
-set key outside right top Left reverse width -4
+set key below Left reverse
 set xrange [16:8192]
 set xtics (16, 64, 256, 1024, 4096)
 plot data.'costs.dat' using 1:12 with linespoints ls 5 title 'masked: weights + mask', \

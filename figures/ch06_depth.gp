@@ -7,7 +7,7 @@ load 'figures/style.gp'
 set multiplot layout 1, 2 margins 0.07, 0.8, 0.24, 0.84 spacing 0.09, 0
 set xlabel 'layers L'
 set xrange [1:8]
-set key at screen 0.82, screen 0.75 left top vertical font ',9' samplen 1.5
+set key at screen 0.82, screen 0.75 left top vertical samplen 1.5
 set title 'receptive field (positions)'
 plot for [k=0:5] data.'depth.dat' using 1:(column(2 + 2 * k)) with linespoints \
      ls (k + 1) title word('causal padding bidirectional band random causal+pad', k + 1)

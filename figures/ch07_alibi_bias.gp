@@ -10,13 +10,15 @@ set border 15 lc rgb '#888888'
 set size ratio -1
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
-set tics scale 0 font ',10'
-set cbtics font ',9'
+set tics scale 0
+set xtics 0, 2
+set ytics 0, 2
+set cbtics 0.5
 set multiplot layout 1, 3 margins 0.09, 0.87, 0.24, 0.88 spacing 0.13, 0
 heads = "1 4 8"
 slopes = "'1/2' '1/16' '1/256'"
 do for [t=1:3] {
-    set title sprintf('head %s, m = %s', word(heads, t), word(slopes, t)) font ',11'
+    set title sprintf('head %s, m = %s', word(heads, t), word(slopes, t))
     set xlabel 'key j'
     if (t == 1) { set ylabel 'query i' } else { unset ylabel }
     plot data.sprintf('alibi_bias_h%s.dat', word(heads, t)) matrix \
