@@ -3,7 +3,7 @@ fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'
 @palette_attention
-set xlabel 'training point j (sorted by x_j)'
+set xlabel 'training point j (sorted by x_{/*1.25 j})'
 set ylabel 'query x'
 set cblabel 'weight'
 set grid noxtics noytics

@@ -3,7 +3,8 @@
 load 'figures/style.gp'
 set logscale xy
 set format x '%g'
-set format y '10^{%T}'
+set format y '10^{/*1.25 %T}'
+set ytics 100   # every other power of ten: a label per decade would touch the next
 set xlabel 'sequence length n'
 set ylabel 'multiply-adds per call'
 set key below Left reverse

@@ -4,7 +4,7 @@ fig_w = 1.0
 fig_h = 0.7
 load 'figures/style.gp'
 set logscale xy
-set format y '10^{%L}'
+set format y '10^{/*1.25 %L}'
 set xlabel 'position t of the new token'
 set ylabel 'multiply-adds'
 set key below Left reverse

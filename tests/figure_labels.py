@@ -22,7 +22,9 @@ LABEL = re.compile(r"(?:^|[{;])\s*set\s+(?:title|[xy]2?label|cblabel|label(?:\s+
 
 
 def norm(s):
-    """Text as the reader sees it: no enhanced-text markup, no white space."""
+    """Text as the reader sees it: no enhanced-text markup (a font or size
+    change, {/*1.25 j}, included), no white space."""
+    s = re.sub(r"\{/[^\s{}]*\s", "{", s)
     s = re.sub(r"\\(.)", r"\1", s)
     return re.sub(r"[\s{}^_@&~]", "", s)
 

@@ -11,8 +11,9 @@
 //
 //   node figures.mjs layout FILE.svg...
 //     Each SVG drawn at its own size: no two texts overlap (their glyph boxes,
-//     by Chromium's getBBox, in the SVG's units), and no key (a titled plot's
-//     text and sample) covers a plotted line, point or bar of any plot.
+//     by Chromium's getBBox, in the SVG's units), no text or key sample runs
+//     off the canvas (or is cut at its edge), and no key (a titled plot's text
+//     and sample) covers a plotted line, point or bar of any plot.
 //     One line per fault: "NAME: ...".
 //
 // Exit 0 when nothing is found, 1 when something is, 2 when it cannot run.
@@ -162,6 +163,20 @@ function measureLayout() {
       if (!apart(texts[i].q, texts[j].q)) probs.push(`texts '${label(texts[i].t)}' and '${label(texts[j].t)}' overlap`);
     }
   }
+  // Nothing drawn off the canvas: a text's glyph box (less the slack) and a key's
+  // sample must lie inside the viewBox (gnuplot clips a key sample at the edge of
+  // the canvas and writes a text whose place is off it; the viewer cuts both).
+  const vb = svg.viewBox.baseVal;
+  const W = vb && vb.width ? vb.width : svg.getBBox().width;
+  const H = vb && vb.height ? vb.height : svg.getBBox().height;
+  const offCanvas = (pts, edge = 0) => pts.some(([x, y]) => x < edge || y < edge || x > W - edge || y > H - edge);
+  for (const { t, q } of texts) {
+    if (offCanvas(q)) {
+      const xs = q.map((p) => p[0]), ys = q.map((p) => p[1]);
+      const by = Math.max(-Math.min(...xs), -Math.min(...ys), Math.max(...xs) - W, Math.max(...ys) - H);
+      probs.push(`the text '${label(t)}' runs off the canvas (by ${by.toFixed(1)})`);
+    }
+  }
   // Keys: a titled plot (<g id="gnuplot_plot_..."><title>) draws its key text,
   // then its key sample: the first subpath of its first path (a line), or its
   // first polygon (a bar), with a point at the sample's middle.
@@ -203,6 +218,13 @@ function measureLayout() {
       } else {
         const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(el.getAttribute('transform') || '');
         if (m) data.points.push({ x: +m[1], y: +m[2], r: 3 });
+      }
+    }
+    if (sampleBox && titled) {
+      const { x0, y0, x1, y1 } = sampleBox;
+      // a sample that reaches the edge was cut there
+      if (offCanvas([[x0, y0], [x1, y1]], 0.5)) {
+        probs.push(`the key sample of '${g.querySelector(':scope > title').textContent.trim().slice(0, 30)}' runs off the canvas`);
       }
     }
     if (keyBox && sampleBox) {
