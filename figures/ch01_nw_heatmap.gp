@@ -6,6 +6,7 @@ load 'figures/style.gp'
 set xlabel 'training point j (sorted by x_{/*1.25 j})'
 set ylabel 'query x'
 set cblabel 'weight'
+set rmargin 12   # room for the colour box, its ticks and its label
 set grid noxtics noytics
 set border 15
 set tics out
