@@ -11,7 +11,7 @@ set cbtics 0, 0.25, 1 textcolor rgb '#333333'
 set border 15 lc rgb '#888888'
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
-set multiplot layout 4, 2 margins 0.16, 0.86, 0.09, 0.97 spacing 0.03, 0.045
+set multiplot layout 4, 2 margins 0.16, 0.86, char 5.5, char 1.5 spacing 0.03, 0.045
 names = "'previous' 'next' 'self' 'to \".\"' 'it → noun' 'verb → noun' 'broad' 'random'"
 do for [h=0:7] {
     set title sprintf('%d %s', h + 1, word(names, h + 1)) offset 0, -0.7

@@ -12,7 +12,7 @@ set autoscale xfix
 set autoscale yfix
 set yrange [*:*] reverse
 set tics scale 0 textcolor rgb '#333333'
-set multiplot layout 4, 2 margins 0.14, 0.88, 0.07, 0.97 spacing 0.03, 0.04
+set multiplot layout 4, 2 margins 0.14, 0.88, 0.07, char 1.5 spacing 0.03, 0.04
 do for [h=0:7] {
     set title sprintf('head %d', h + 1) offset 0, -0.7
     if (h >= 6) { set xlabel 'key' offset 0, 0.5 } else { unset xlabel }

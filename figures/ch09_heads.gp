@@ -12,7 +12,7 @@ set border 15 lc rgb '#888888'
 set tics scale 0
 set xrange [-0.5:9.5]
 set yrange [9.5:-0.5]
-set multiplot layout 4, 2 margins 0.14, 0.88, 0.07, 0.97 spacing 0.03, 0.04
+set multiplot layout 4, 2 margins 0.14, 0.88, 0.07, char 1.5 spacing 0.03, 0.04
 do for [h=0:7] {
     set title sprintf('block %d, head %d', h / 4 + 1, h % 4 + 1) offset 0, -0.5
     if (h >= 6) { set xtics scale 0 rotate by 90 right } else { unset xtics }

@@ -95,5 +95,5 @@ labelled_heatmap = "matrix rowheaders columnheaders using 1:2:3 with image pixel
 # token's row less room than its label needs.
 panel_n = 8
 panel_cols = 2
-panel_colorbox = "if (h == panel_n - 1) { set colorbox user origin 0.925, cb_bottom size 0.018, cb_top - cb_bottom } else { unset colorbox }"
+panel_colorbox = "if (h == panel_n - 1) { set colorbox user origin 0.895, cb_bottom size 0.018, cb_top - cb_bottom } else { unset colorbox }"
 panel_measure = "if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }; if (h == panel_n - panel_cols) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }"
