@@ -1,6 +1,7 @@
 # ch05_linear_error.gp -- softmax vs linear attention on the same inputs as the
 # scale s of the queries and keys grows: the mean row entropy of each weight
 # matrix (left axis) and the largest output difference (right axis).
+fig_h = 1.25   # the right axis label is as long as the axis
 load 'figures/style.gp'
 set logscale x 2
 set xrange [0.2:5]

@@ -6,8 +6,9 @@
 #    canvas without a word);
 #  - in the PDF, no text prints under 6 pt and no two words overlap
 #    (tests/figure_print.py);
-#  - in the SVG, no two texts overlap and no key covers a plotted line, point or
-#    bar (tests/browser/figures.mjs layout, in Chromium);
+#  - in the SVG, no two texts overlap, no text or key runs off the canvas (or is
+#    dropped by gnuplot), and no key covers a plotted line, point or bar
+#    (tests/browser/figures.mjs layout, in Chromium);
 #  - a heatmap (a script plotting `with image` or pm3d) ends with its colour box
 #    drawn (gnuplot's own `show colorbox` after the script);
 #  - on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
@@ -66,8 +67,9 @@ for name in "${names[@]}"; do
     python3 tests/figure_print.py "$B" "$name"
   if [ $node_ok = 1 ]; then
     probs=$(grep "^$name: " "$layout")
-    if [ -z "$probs" ]; then pass "$name: the SVG has no texts on top of each other, no key over data"
-    else fail "$name: the SVG has no texts on top of each other, no key over data" "$probs"; fi
+    if [ -z "$probs" ]; then pass "$name: the SVG has no texts on top of each other or off the canvas, no key over data"
+    else fail "$name: the SVG has no texts on top of each other or off the canvas, no key over data" \
+      "$probs"; fi
   fi
   prog=$(ls "$B/data" 2>/dev/null | grep "^${name%%_*}_" | head -n 1)
   check "$name: a heatmap shows its colour box" \
@@ -118,7 +120,16 @@ plant small_text "set xlabel 'x'; set label 'small text' at graph 0.5, graph 0.5
 plant overlap "set label 'first label' at graph 0.3, graph 0.5; set label 'second label' at graph 0.33, graph 0.51; plot x notitle"
 plant key_over_line "set key at graph 0.5, graph 0.5 center center; plot x title 'a line'"
 plant no_colorbox "unset colorbox; plot '++' using 1:2:(\$1*\$2) with image notitle"
-planted=(clean clean_heatmap small_text overlap key_over_line no_colorbox)
+plant off_canvas "set label 'a label past the edge' at graph 0.9, graph 0.5; plot x notitle"
+# a key whose sample the canvas's right edge cuts (its text inside), and one
+# that gnuplot drops (at a place a panel's key has no room)
+plant key_off_canvas "set key at screen 1.03, graph 0.5 right; plot x title 'a line'"
+plant key_dropped "set multiplot layout 1,2 margins 0.07, 0.8, 0.24, 0.84 spacing 0.09, 0
+set key at screen 0.82, screen 0.75 left top vertical
+plot x title 'a line', -x title 'another line'
+unset key; plot x; unset multiplot"
+planted=(clean clean_heatmap small_text overlap key_over_line no_colorbox off_canvas
+         key_off_canvas key_dropped)
 drawn=1
 for f in "${planted[@]}"; do
   for term in svg pdf; do
@@ -139,14 +150,23 @@ planted_check() {   # planted_check WHAT NAME OUTPUT
   if [ $drawn = 1 ] && names_only "$3" "$2"; then pass "$1"; else fail "$1" "$3"; fi
 }
 out=$(cd "$P" && python3 "$OLDPWD/tests/figure_print.py" b "${planted[@]}" 2>&1)
-planted_check "a planted text under 6 pt in the PDF is named, and only it" small_text "$out"
+planted_check "a planted text under 6 pt in the PDF is named, and only it" small_text \
+  "$(echo "$out" | grep -v " overlap$")"
+planted_check "two planted words on top of each other in the PDF are named, and only they" \
+  overlap "$(echo "$out" | grep -v " print under ")"
 if [ $node_ok = 1 ]; then
   svgs=(); for f in "${planted[@]}"; do svgs+=("$P/b/figures/$f.svg"); done
   out=$(node tests/browser/figures.mjs layout "${svgs[@]}" 2>&1)
   planted_check "two planted texts on top of each other are named, and only they" overlap \
-    "$(echo "$out" | grep -v "covers")"
+    "$(echo "$out" | grep " overlap$")"
   planted_check "a planted key over a plotted line is named, and only it" key_over_line \
-    "$(echo "$out" | grep -v "overlap$")"
+    "$(echo "$out" | grep " covers ")"
+  planted_check "a planted text off the canvas is named, and only it" off_canvas \
+    "$(echo "$out" | grep "the text .* runs off the canvas")"
+  planted_check "a planted key cut by the canvas's edge is named, and only it" key_off_canvas \
+    "$(echo "$out" | grep "the key sample of .* runs off the canvas")"
+  planted_check "a planted key gnuplot drops is named, and only it" key_dropped \
+    "$(echo "$out" | grep " is not drawn$")"
   # a page of the book's style with the planted figures, as the HTML embeds them
   { echo '<!doctype html><html><head><meta charset="utf-8">'
     echo '<meta name="viewport" content="width=device-width, initial-scale=1">'

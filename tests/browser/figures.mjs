@@ -169,11 +169,13 @@ function measureLayout() {
   const vb = svg.viewBox.baseVal;
   const W = vb && vb.width ? vb.width : svg.getBBox().width;
   const H = vb && vb.height ? vb.height : svg.getBBox().height;
-  const offCanvas = (pts, edge = 0) => pts.some(([x, y]) => x < edge || y < edge || x > W - edge || y > H - edge);
+  const offCanvas = (pts, edge = 0) =>
+    pts.some(([x, y]) => x < edge || y < edge || x > W - edge || y > H - edge);
   for (const { t, q } of texts) {
     if (offCanvas(q)) {
       const xs = q.map((p) => p[0]), ys = q.map((p) => p[1]);
-      const by = Math.max(-Math.min(...xs), -Math.min(...ys), Math.max(...xs) - W, Math.max(...ys) - H);
+      const by = Math.max(-Math.min(...xs), -Math.min(...ys),
+        Math.max(...xs) - W, Math.max(...ys) - H);
       probs.push(`the text '${label(t)}' runs off the canvas (by ${by.toFixed(1)})`);
     }
   }
@@ -194,6 +196,11 @@ function measureLayout() {
   for (const g of plots) {
     const titled = g.querySelector(':scope > title') && g.querySelector('text');
     let keyBox = null;
+    const title = g.querySelector(':scope > title');
+    if (title && !/^gnuplot_plot_\w+$/.test(title.textContent.trim()) && !g.querySelector('text')) {
+      // gnuplot names the plot but draws no key entry: its key fell off the canvas
+      probs.push(`the key of '${title.textContent.trim().slice(0, 30)}' is not drawn`);
+    }
     if (titled) {
       const t = g.querySelector('text');
       keyBox = boxOf(t);
@@ -224,7 +231,8 @@ function measureLayout() {
       const { x0, y0, x1, y1 } = sampleBox;
       // a sample that reaches the edge was cut there
       if (offCanvas([[x0, y0], [x1, y1]], 0.5)) {
-        probs.push(`the key sample of '${g.querySelector(':scope > title').textContent.trim().slice(0, 30)}' runs off the canvas`);
+        const name = title.textContent.trim().slice(0, 30);
+        probs.push(`the key sample of '${name}' runs off the canvas`);
       }
     }
     if (keyBox && sampleBox) {
