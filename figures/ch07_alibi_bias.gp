@@ -1,7 +1,7 @@
 # ch07_alibi_bias.gp -- ALiBi bias matrices of heads 1, 4 and 8 (of 8), n = 8.
 # Rows are queries, columns keys; future keys (blank) are hidden by the
 # causal mask; the diagonal (bias 0) is pale yellow. Each panel has its own colour scale: the slopes differ 128-fold.
-fig_w = 1.0
+fig_w = 1.2   # three square panels, each with its colour bar
 fig_h = 0.74
 load 'figures/style.gp'
 heads = "1 4 8"
@@ -22,7 +22,7 @@ set tics scale 0
 set xtics 0, 2
 set ytics 0, 2
 set autoscale cbfix   # each panel its own range: the slopes differ 128-fold
-set multiplot layout 1, 3 margins char 6, screen 0.87, char 4, char 2.5 spacing 0.13, 0
+set multiplot layout 1, 3 margins char 6, screen 0.9, char 4, char 2.5 spacing 0.11, 0
 do for [t=1:3] {
     set title sprintf('head %s, m = %s', word(heads, t), word(slopes, t))
     set xlabel 'key j'
