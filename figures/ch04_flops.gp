@@ -11,6 +11,7 @@ set ylabel 'FLOPs'
 set key below Left reverse spacing 1.3   # over no line; room for the superscripts
 set xrange [16:16384]
 set xtics (16, 64, 256, 1024, 4096, 16384)
-plot data.'flops.dat' using 1:2 with linespoints ls 1 title 'projections W_{/*1.25 Q}, W_{/*1.25 K}, W_{/*1.25 V}, W_{/*1.25 O}  (8 n d²)', \
+plot data.'flops.dat' using 1:2 with linespoints ls 1 \
+         title 'projections W_{/*1.25 Q}, W_{/*1.25 K}, W_{/*1.25 V}, W_{/*1.25 O}  (8 n d²)', \
      '' using 1:4 with linespoints ls 3 title 'feed-forward  (4 n d d_{/*1.25 ff} )', \
      '' using 1:3 with linespoints ls 2 title 'attention core Q Kᵀ, A V  (4 n² d)'

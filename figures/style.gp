@@ -21,9 +21,11 @@ if (!exists('fig_h')) fig_h = 1.0
 #    s * fontscale * 4/3 pt: fontscale 0.75).
 #  - SVG: the canvas in px is the width it is shown at on a desktop (the text
 #    column is 782 px; the SVG says its size, 'fixed', so the page shows it at
-#    that size, not stretched to the column), and its text is 16 px. On a phone the figure is shown at
-#    11/16 of that (book/style.css: zoom), so its text is 11 px, and a figure
-#    wider than the screen scrolls sideways inside its box.
+#    that size, not stretched to the column), and its text is 16 px. On a
+#    phone the figure is shown at 11/16 of that (book/style.css: zoom), so its
+#    text is 11 px, and a figure wider than the screen scrolls sideways inside
+#    its box. A sub- or superscript is drawn at 0.8 of the text: write it at the
+#    base size, d_{/*1.25 k}, 10^{/*1.25 %T} (tests/figures.sh measures it).
 # Both canvases hold the same number of lines of text (9 pt in 5 in is 16 px in
 # 640 px), so what fits in one fits in the other. Text never goes below the
 # base size (the tests fail under 11 CSS px or 6 pt): a figure that runs out

@@ -23,13 +23,15 @@ SLACK = 0.125
 
 def text_width_pt():
     """The PDF book's text width, from pdf.sh's paper size and margin."""
-    s = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "book", "build", "pdf.sh"),
-             encoding="utf-8").read()
+    here = os.path.dirname(os.path.abspath(__file__))
+    pdf_sh = os.path.join(here, "..", "book", "build", "pdf.sh")
+    s = open(pdf_sh, encoding="utf-8").read()
     paper = re.search(r"papersize=(\w+)", s).group(1)
     margin = re.search(r"geometry:margin=([\d.]+)cm", s)
     widths = {"a4": 595.276, "letter": 612.0}
     if paper not in widths or not margin:
-        sys.exit(f"figure_print.py: cannot read the text width from book/build/pdf.sh ({paper})")
+        sys.exit("figure_print.py: cannot read the text width from "
+                 f"book/build/pdf.sh ({paper})")
     return widths[paper] - 2 * float(margin.group(1)) / 2.54 * 72
 
 
@@ -42,7 +44,8 @@ def mul(a, b):
 
 NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 OPS = re.compile(rb"(" + NUM + rb"(?:\s+" + NUM + rb"){5})\s+(cm|Tm)\b|(/\S+)\s+(" + NUM
-                 + rb")\s+Tf\b|(?<![\w/])([qQ])(?![\w])|\((?:[^()\\]|\\.)*\)\s*Tj|\[[^\]]*\]\s*TJ|<[0-9a-fA-F]*>\s*Tj")
+                 + rb")\s+Tf\b|(?<![\w/])([qQ])(?![\w])"
+                 + rb"|\((?:[^()\\]|\\.)*\)\s*Tj|\[[^\]]*\]\s*TJ|<[0-9a-fA-F]*>\s*Tj")
 
 
 def text_sizes(path):
@@ -56,7 +59,7 @@ def text_sizes(path):
             continue
         ctm, stack, tm, tf = [1, 0, 0, 1, 0, 0], [], [1, 0, 0, 1, 0, 0], 0.0
         for op in OPS.finditer(s):
-            nums, kind, font, size, qq = op.group(1), op.group(2), op.group(3), op.group(4), op.group(5)
+            nums, kind, font, size, qq = op.group(1, 2, 3, 4, 5)
             if kind == b"cm":
                 ctm = mul([float(x) for x in nums.split()], ctm)
             elif kind == b"Tm":
@@ -74,16 +77,20 @@ def text_sizes(path):
 
 
 def page_width(path):
-    m = re.search(rb"/MediaBox\s*\[\s*(" + NUM + rb")\s+" + NUM + rb"\s+(" + NUM + rb")", open(path, "rb").read())
+    box = rb"/MediaBox\s*\[\s*(" + NUM + rb")\s+" + NUM + rb"\s+(" + NUM + rb")"
+    m = re.search(box, open(path, "rb").read())
     return float(m.group(2)) - float(m.group(1))
 
 
-WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>')
+WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
+                  r'yMax="([\d.]+)">(.*?)</word>')
 
 
 def words(path):
-    r = subprocess.run(["pdftotext", "-bbox", path, "-"], capture_output=True, text=True)
-    return [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in WORD.findall(r.stdout)]
+    r = subprocess.run(["pdftotext", "-bbox", path, "-"], capture_output=True,
+                       text=True)
+    return [(float(a), float(b), float(c), float(d), w)
+            for a, b, c, d, w in WORD.findall(r.stdout)]
 
 
 def overlaps(ws):
@@ -106,7 +113,8 @@ def overlaps(ws):
 
 def main():
     build, names = sys.argv[1], sys.argv[2:]
-    names = names or sorted(os.path.basename(p)[:-3] for p in glob.glob("figures/ch*.gp"))
+    names = names or sorted(os.path.basename(p)[:-3]
+                            for p in glob.glob("figures/ch*.gp"))
     width = text_width_pt()
     bad = 0
     for name in names:

@@ -67,9 +67,9 @@ for name in "${names[@]}"; do
     python3 tests/figure_print.py "$B" "$name"
   if [ $node_ok = 1 ]; then
     probs=$(grep "^$name: " "$layout")
-    if [ -z "$probs" ]; then pass "$name: the SVG has no texts on top of each other or off the canvas, no key over data"
-    else fail "$name: the SVG has no texts on top of each other or off the canvas, no key over data" \
-      "$probs"; fi
+    what="$name: the SVG has no texts on top of each other or off the canvas,"
+    what+=" no key over data"
+    if [ -z "$probs" ]; then pass "$what"; else fail "$what" "$probs"; fi
   fi
   prog=$(ls "$B/data" 2>/dev/null | grep "^${name%%_*}_" | head -n 1)
   check "$name: a heatmap shows its colour box" \
@@ -120,11 +120,13 @@ plant small_text "set xlabel 'x'; set label 'small text' at graph 0.5, graph 0.5
 plant overlap "set label 'first label' at graph 0.3, graph 0.5; set label 'second label' at graph 0.33, graph 0.51; plot x notitle"
 plant key_over_line "set key at graph 0.5, graph 0.5 center center; plot x title 'a line'"
 plant no_colorbox "unset colorbox; plot '++' using 1:2:(\$1*\$2) with image notitle"
-plant off_canvas "set label 'a label past the edge' at graph 0.9, graph 0.5; plot x notitle"
+plant off_canvas "set label 'a label past the edge' at graph 0.9, graph 0.5
+plot x notitle"
 # a key whose sample the canvas's right edge cuts (its text inside), and one
 # that gnuplot drops (at a place a panel's key has no room)
 plant key_off_canvas "set key at screen 1.03, graph 0.5 right; plot x title 'a line'"
-plant key_dropped "set multiplot layout 1,2 margins 0.07, 0.8, 0.24, 0.84 spacing 0.09, 0
+plant key_dropped "set multiplot layout 1,2 margins 0.07, 0.8, 0.24, 0.84 \
+spacing 0.09, 0
 set key at screen 0.82, screen 0.75 left top vertical
 plot x title 'a line', -x title 'another line'
 unset key; plot x; unset multiplot"
@@ -152,19 +154,19 @@ planted_check() {   # planted_check WHAT NAME OUTPUT
 out=$(cd "$P" && python3 "$OLDPWD/tests/figure_print.py" b "${planted[@]}" 2>&1)
 planted_check "a planted text under 6 pt in the PDF is named, and only it" small_text \
   "$(echo "$out" | grep -v " overlap$")"
-planted_check "two planted words on top of each other in the PDF are named, and only they" \
+planted_check "two planted words on top of each other in the PDF are named, and only they"\
   overlap "$(echo "$out" | grep -v " print under ")"
 if [ $node_ok = 1 ]; then
   svgs=(); for f in "${planted[@]}"; do svgs+=("$P/b/figures/$f.svg"); done
   out=$(node tests/browser/figures.mjs layout "${svgs[@]}" 2>&1)
-  planted_check "two planted texts on top of each other are named, and only they" overlap \
-    "$(echo "$out" | grep " overlap$")"
-  planted_check "a planted key over a plotted line is named, and only it" key_over_line \
-    "$(echo "$out" | grep " covers ")"
+  planted_check "two planted texts on top of each other are named, and only they" \
+    overlap "$(echo "$out" | grep " overlap$")"
+  planted_check "a planted key over a plotted line is named, and only it" \
+    key_over_line "$(echo "$out" | grep " covers ")"
   planted_check "a planted text off the canvas is named, and only it" off_canvas \
     "$(echo "$out" | grep "the text .* runs off the canvas")"
-  planted_check "a planted key cut by the canvas's edge is named, and only it" key_off_canvas \
-    "$(echo "$out" | grep "the key sample of .* runs off the canvas")"
+  planted_check "a planted key cut by the canvas's edge is named, and only it" \
+    key_off_canvas "$(echo "$out" | grep "the key sample of .* runs off the canvas")"
   planted_check "a planted key gnuplot drops is named, and only it" key_dropped \
     "$(echo "$out" | grep " is not drawn$")"
   # a page of the book's style with the planted figures, as the HTML embeds them

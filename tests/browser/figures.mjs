@@ -35,7 +35,8 @@ if (!['sizes', 'layout'].includes(mode) || args.length === 0) {
   process.exit(2);
 }
 if (!fs.existsSync(CHROMIUM)) {
-  console.error(`figures.mjs: ${CHROMIUM} not found (make deps installs Debian's chromium)`);
+  console.error(`figures.mjs: ${CHROMIUM} not found ` +
+    "(make deps installs Debian's chromium)");
   process.exit(2);
 }
 
@@ -43,13 +44,15 @@ if (!fs.existsSync(CHROMIUM)) {
 // In the page: the smallest text of every figure <img> holding an SVG.
 function measureSizes() {
   const out = [];
-  const imgs = [...document.querySelectorAll('img')].filter((i) => /\.svg$|^data:image\/svg/.test(i.getAttribute('src') || ''));
+  const imgs = [...document.querySelectorAll('img')]
+    .filter((i) => /\.svg$|^data:image\/svg/.test(i.getAttribute('src') || ''));
   for (const img of imgs) {
     const src = img.getAttribute('src');
     let text;
     if (src.startsWith('data:')) {
       const b64 = src.slice(src.indexOf(',') + 1);
-      text = new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      text = new TextDecoder().decode(bytes);
     } else {
       const x = new XMLHttpRequest();
       x.open('GET', img.src, false);
@@ -61,7 +64,8 @@ function measureSizes() {
     const name = img.id || img.alt.slice(0, 40);
     if (r.width === 0) { out.push({ name, error: 'not shown (width 0)' }); continue; }
     const box = document.createElement('div');
-    box.style.cssText = `position:absolute;left:${r.left + scrollX}px;top:${r.top + scrollY}px;` +
+    box.style.cssText = 'position:absolute;' +
+      `left:${r.left + scrollX}px;top:${r.top + scrollY}px;` +
       `width:${r.width}px;height:${r.height}px;visibility:hidden;zoom:1`;
     svg.setAttribute('width', '100%');
     svg.setAttribute('height', '100%');
@@ -74,7 +78,9 @@ function measureSizes() {
     for (const t of s.querySelectorAll('text, tspan')) {
       if (!t.textContent.trim()) continue;
       // a <text> whose every character sits in a <tspan> is measured by its tspans
-      if (t.tagName === 'text' && t.children.length && ![...t.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
+      const own = [...t.childNodes]
+        .some((c) => c.nodeType === 3 && c.textContent.trim());
+      if (t.tagName === 'text' && t.children.length && !own) continue;
       n += 1;
       const px = parseFloat(getComputedStyle(t).fontSize) * scale;
       if (px < min) { min = px; what = t.textContent.trim().slice(0, 30); }
@@ -87,28 +93,38 @@ function measureSizes() {
 
 async function sizes(build) {
   const html = path.join(path.resolve(build), 'html');
-  const pages = fs.readdirSync(html).filter((f) => /\.html$/.test(f) && f !== 'book.html').sort();
+  const pages = fs.readdirSync(html)
+    .filter((f) => /\.html$/.test(f) && f !== 'book.html').sort();
   const browser = await chromium.launch({ executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP * ~NOTFOUND'] });
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--host-resolver-rules=MAP * ~NOTFOUND'] });
   let bad = 0, figures = 0;
   try {
     for (const width of [1280, 390]) {
       for (const scheme of ['light', 'dark']) {
-        const ctx = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
-        await ctx.route('**/*', (route) => (/^(file|data|blob):/.test(route.request().url())
+        const ctx = await browser.newContext({ viewport: { width, height: 900 },
+          colorScheme: scheme });
+        await ctx.route('**/*', (route) => (
+          /^(file|data|blob):/.test(route.request().url())
           ? route.continue() : route.abort('blockedbyclient')));
         const page = await ctx.newPage();
         for (const p of pages) {
           await page.goto('file://' + path.join(html, p));
           // the reader's own choice of theme, as book.js records it
-          await page.evaluate((sc) => { document.documentElement.dataset.theme = sc; }, scheme);
+          await page.evaluate((sc) => {
+            document.documentElement.dataset.theme = sc;
+          }, scheme);
           const found = await page.evaluate(measureSizes);
           figures += found.length;
           for (const f of found) {
-            if (f.error) { console.log(`SIZE ${width} ${scheme} ${p}: ${f.name}: ${f.error}`); bad += 1; }
+            if (f.error) {
+              console.log(`SIZE ${width} ${scheme} ${p}: ${f.name}: ${f.error}`);
+              bad += 1;
+            }
             else if (f.n === 0) continue;
             else if (f.min < MIN_PX - 0.01) {
-              console.log(`SIZE ${width} ${scheme} ${p}: ${f.name} (shown ${f.shown} px wide): ` +
+              console.log(`SIZE ${width} ${scheme} ${p}: ` +
+                `${f.name} (shown ${f.shown} px wide): ` +
                 `text '${f.what}' is ${f.min.toFixed(1)} px (under ${MIN_PX})`);
               bad += 1;
             }
@@ -120,7 +136,8 @@ async function sizes(build) {
   } finally {
     await browser.close();
   }
-  console.log(`# ${figures} figures measured on ${pages.length} pages, 2 widths, 2 themes`);
+  console.log(`# ${figures} figures measured on ${pages.length} pages, ` +
+    '2 widths, 2 themes');
   return bad;
 }
 
@@ -133,10 +150,12 @@ function measureLayout() {
   const boxOf = (el) => {
     const b = el.getBBox();
     const m = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
-    const pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]]
+    const pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height],
+      [b.x + b.width, b.y + b.height]]
       .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
     const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
-    return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys), pts };
+    return { x0: Math.min(...xs), y0: Math.min(...ys),
+      x1: Math.max(...xs), y1: Math.max(...ys), pts };
   };
   // the glyph box of a text, less the slack, as four corners in the SVG's units
   // (a rotated text keeps its slant: two labels at -35 degrees side by side do
@@ -145,8 +164,10 @@ function measureLayout() {
     const b = el.getBBox();
     const m = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
     const sx = Math.min(1, b.width / 4), sy = Math.min(SLACK, b.height / 4);
-    const x0 = b.x + sx, x1 = b.x + b.width - sx, y0 = b.y + sy, y1 = b.y + b.height - sy;
-    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]].map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    const x0 = b.x + sx, x1 = b.x + b.width - sx;
+    const y0 = b.y + sy, y1 = b.y + b.height - sy;
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
   };
   // separating axes: two convex quads overlap unless an edge's normal parts them
   const apart = (p, q) => [p, q].some((poly) => poly.some((a, i) => {
@@ -160,7 +181,9 @@ function measureLayout() {
     .map((t) => ({ t, q: quadOf(t) }));
   for (let i = 0; i < texts.length; i++) {
     for (let j = i + 1; j < texts.length; j++) {
-      if (!apart(texts[i].q, texts[j].q)) probs.push(`texts '${label(texts[i].t)}' and '${label(texts[j].t)}' overlap`);
+      if (!apart(texts[i].q, texts[j].q)) {
+        probs.push(`texts '${label(texts[i].t)}' and '${label(texts[j].t)}' overlap`);
+      }
     }
   }
   // Nothing drawn off the canvas: a text's glyph box (less the slack) and a key's
@@ -192,12 +215,16 @@ function measureLayout() {
     return subs;
   };
   const keyBoxes = [], samples = new Set(), data = { lines: [], points: [], polys: [] };
+  const boundsOf = (pts) => ({ x0: Math.min(...pts.map((p) => p[0])),
+    x1: Math.max(...pts.map((p) => p[0])), y0: Math.min(...pts.map((p) => p[1])),
+    y1: Math.max(...pts.map((p) => p[1])) });
   const plots = [...svg.querySelectorAll('g[id^="gnuplot_plot_"]')];
   for (const g of plots) {
     const titled = g.querySelector(':scope > title') && g.querySelector('text');
     let keyBox = null;
     const title = g.querySelector(':scope > title');
-    if (title && !/^gnuplot_plot_\w+$/.test(title.textContent.trim()) && !g.querySelector('text')) {
+    const named = title && !/^gnuplot_plot_\w+$/.test(title.textContent.trim());
+    if (named && !g.querySelector('text')) {
       // gnuplot names the plot but draws no key entry: its key fell off the canvas
       probs.push(`the key of '${title.textContent.trim().slice(0, 30)}' is not drawn`);
     }
@@ -213,17 +240,20 @@ function measureLayout() {
         subs.forEach((s, k) => {
           if (!sampleTaken && k === 0) {
             sampleTaken = true;
-            sampleBox = { x0: Math.min(...s.map((p) => p[0])), x1: Math.max(...s.map((p) => p[0])),
-              y0: Math.min(...s.map((p) => p[1])), y1: Math.max(...s.map((p) => p[1])) };
+            sampleBox = boundsOf(s);
           } else data.lines.push(s);
         });
       } else if (el.tagName === 'polygon') {
-        const pts = (el.getAttribute('points') || '').trim().split(/\s+/).map((p) => p.split(',').map(Number));
-        const b = { x0: Math.min(...pts.map((p) => p[0])), x1: Math.max(...pts.map((p) => p[0])),
-          y0: Math.min(...pts.map((p) => p[1])), y1: Math.max(...pts.map((p) => p[1])) };
-        if (!sampleTaken) { sampleTaken = true; sampleBox = b; } else data.polys.push(b);
+        const pts = (el.getAttribute('points') || '').trim().split(/\s+/)
+          .map((p) => p.split(',').map(Number));
+        const b = boundsOf(pts);
+        if (!sampleTaken) {
+          sampleTaken = true;
+          sampleBox = b;
+        } else data.polys.push(b);
       } else {
-        const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(el.getAttribute('transform') || '');
+        const m = /translate\(([-\d.]+),([-\d.]+)\)/
+          .exec(el.getAttribute('transform') || '');
         if (m) data.points.push({ x: +m[1], y: +m[2], r: 3 });
       }
     }
@@ -236,33 +266,47 @@ function measureLayout() {
       }
     }
     if (keyBox && sampleBox) {
-      keyBox = { x0: Math.min(keyBox.x0, sampleBox.x0), y0: Math.min(keyBox.y0, sampleBox.y0),
+      keyBox = { x0: Math.min(keyBox.x0, sampleBox.x0),
+        y0: Math.min(keyBox.y0, sampleBox.y0),
         x1: Math.max(keyBox.x1, sampleBox.x1), y1: Math.max(keyBox.y1, sampleBox.y1) };
       samples.add(sampleBox);
-      keyBoxes.push({ b: keyBox, title: g.querySelector(':scope > title').textContent.trim().slice(0, 30) });
+      keyBoxes.push({ b: keyBox, title: title.textContent.trim().slice(0, 30) });
     }
   }
   // a point drawn in a key sample (its middle) belongs to the key, not the data
-  const inBox = (x, y, b, pad = 0) => x >= b.x0 - pad && x <= b.x1 + pad && y >= b.y0 - pad && y <= b.y1 + pad;
-  data.points = data.points.filter((p) => ![...samples].some((s) => inBox(p.x, p.y, s, 0.6)));
+  const inBox = (x, y, b, pad = 0) =>
+    x >= b.x0 - pad && x <= b.x1 + pad && y >= b.y0 - pad && y <= b.y1 + pad;
+  data.points = data.points
+    .filter((p) => ![...samples].some((s) => inBox(p.x, p.y, s, 0.6)));
   // does segment p-q cross box b?
   const crosses = (p, q, b) => {
     let t0 = 0, t1 = 1;
     const dx = q[0] - p[0], dy = q[1] - p[1];
-    for (const [pp, qq] of [[-dx, p[0] - b.x0], [dx, b.x1 - p[0]], [-dy, p[1] - b.y0], [dy, b.y1 - p[1]]]) {
+    const sides = [[-dx, p[0] - b.x0], [dx, b.x1 - p[0]], [-dy, p[1] - b.y0],
+      [dy, b.y1 - p[1]]];
+    for (const [pp, qq] of sides) {
       if (pp === 0) { if (qq < 0) return false; continue; }
       const r = qq / pp;
-      if (pp < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+      if (pp < 0) {
+        if (r > t1) return false;
+        if (r > t0) t0 = r;
+      } else {
+        if (r < t0) return false;
+        if (r < t1) t1 = r;
+      }
     }
     return true;
   };
   for (const k of keyBoxes) {
     const b = { x0: k.b.x0 + 1, y0: k.b.y0 + 1, x1: k.b.x1 - 1, y1: k.b.y1 - 1 };
-    const line = data.lines.some((s) => s.some((p, i) => i > 0 && crosses(s[i - 1], p, b)));
+    const line = data.lines
+      .some((s) => s.some((p, i) => i > 0 && crosses(s[i - 1], p, b)));
     const point = data.points.some((p) => inBox(p.x, p.y, b, p.r));
-    const poly = data.polys.some((q) => q.x0 < b.x1 && q.x1 > b.x0 && q.y0 < b.y1 && q.y1 > b.y0);
+    const poly = data.polys
+      .some((q) => q.x0 < b.x1 && q.x1 > b.x0 && q.y0 < b.y1 && q.y1 > b.y0);
     if (line || point || poly) {
-      probs.push(`the key '${k.title}' covers a plotted ${line ? 'line' : point ? 'point' : 'bar'}`);
+      const what = line ? 'line' : point ? 'point' : 'bar';
+      probs.push(`the key '${k.title}' covers a plotted ${what}`);
     }
   }
   return probs;
@@ -270,15 +314,18 @@ function measureLayout() {
 
 async function layout(files) {
   const browser = await chromium.launch({ executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP * ~NOTFOUND'] });
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--host-resolver-rules=MAP * ~NOTFOUND'] });
   let bad = 0;
   try {
     const page = await (await browser.newContext()).newPage();
     for (const f of files) {
       const name = path.basename(f, '.svg');
       const svg = fs.readFileSync(f, 'utf8').replace(/^<\?xml[^>]*>/, '');
-      await page.setContent(`<!doctype html><html><body style="margin:0">${svg}</body></html>`);
-      const probs = await page.evaluate(`(${measureLayout.toString().replace('SLACK', String(TEXT_SLACK))})()`);
+      await page.setContent(
+        `<!doctype html><html><body style="margin:0">${svg}</body></html>`);
+      const fn = measureLayout.toString().replace('SLACK', String(TEXT_SLACK));
+      const probs = await page.evaluate(`(${fn})()`);
       for (const p of [...new Set(probs)]) { console.log(`${name}: ${p}`); bad += 1; }
     }
   } finally {
