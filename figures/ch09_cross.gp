@@ -9,14 +9,15 @@ load 'figures/style.gp'
 @heatmap_style
 set size noratio
 set cbrange [0:1]
-unset colorbox   # one scale for both panels, beside the lower one
+# one scale, [0, 1], beside each panel (one beside the lower only would make
+# it narrower than the upper)
 set tics scale 0
 set border 0
 set xtics rotate by 90 right
 set yrange [*:*] reverse
 set autoscale xfix
 set autoscale yfix
-set multiplot layout 2, 1 margins 0.14, 0.86, 0.07, 0.97 spacing 0, 0.12
+set multiplot layout 2, 1 margins 0.14, 0.86, 0.07, char 2 spacing 0, 0.12
 set title sprintf('Transformer: block %s, head %s', recorded('mirror_block'), \
                   recorded('mirror_head'))
 set ylabel 'output word'
@@ -24,7 +25,6 @@ set xlabel 'source word'
 plot data.'cross_long.dat' matrix rowheaders columnheaders using 1:2:3 \
      with image pixels notitle
 set title 'GRU + additive attention (chapter 8)'
-set colorbox
 plot alldata.'ch08_seq2seq/align_long.dat' matrix rowheaders columnheaders \
      using 1:2:3 with image pixels notitle
 unset multiplot

@@ -109,6 +109,31 @@ if [ $ok = 1 ] && [ $rc -ne 0 ] && echo "$out" | grep -q "off the canvas' is mis
 else
   fail "a label off the canvas is named, one that fits is not" "exit $rc: $out"
 fi
+# a title built by sprintf (which figure_labels.py cannot read in the script)
+# that the SVG drops and the PDF prints: its words are missing from the SVG
+cat > "$T/figures/pdf_only.gp" <<'GP'
+fig_h = 2.7
+load 'figures/style.gp'
+set multiplot layout 2,1 margins 0.14, 0.86, 0.07, 0.97 spacing 0, 0.12
+set title sprintf('a title the %s drops', 'SVG')
+plot x
+unset title
+plot x
+unset multiplot
+GP
+ok=1
+for term in svg pdf; do
+  (cd "$T" && gnuplot -e "term='$term'; out='b/figures/pdf_only.$term'" figures/pdf_only.gp) \
+    2>/dev/null || ok=0
+done
+out=$(cd "$T" && python3 "$OLDPWD/tests/figure_labels.py" b pdf_only planted 2>&1); rc=$?
+if [ $ok = 1 ] && [ $rc -ne 0 ] \
+   && echo "$out" | grep -q "^pdf_only: the PDF's words a title the SVG drops are missing" \
+   && ! echo "$out" | grep -q "^planted: the PDF's words"; then
+  pass "a word the PDF prints and the SVG drops is named"
+else
+  fail "a word the PDF prints and the SVG drops is named" "exit $rc: $out"
+fi
 # One planted fault of each other kind, beside clean figures in the same style:
 # each check names its planted figure and no clean one.
 P=$T/p; mkdir -p "$P/figures" "$P/b/figures" "$P/b/html"
