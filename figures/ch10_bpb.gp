@@ -18,7 +18,7 @@ unset print
 set xlabel 'training step'
 set ylabel 'held-out bits per byte'
 # two columns of three, the sample first (a second column's text ends inside)
-set key below Left reverse maxrows 3 samplen 1.5 width -3
+set key below Left reverse maxrows 3 samplen 1.5 width -3 height 1
 set offsets 0, graph 0.04, graph 0.06, graph 0.06
 plot data.'loss.dat' using 1:4 with linespoints ls 1 title 'GPT, held-out windows', \
      $whole using 1:2 with points ls 1 pt 9 ps 1.6 title 'GPT, whole held-out text', \
