@@ -2,7 +2,7 @@
 fig_h = 0.95
 load 'figures/style.gp'
 set ylabel 'attention weight of "it"'
-set yrange [0:0.7]
+set yrange [0:0.9]
 set ytics 0.1
 set xtics rotate by -35 left scale 0
 set rmargin 7

@@ -3,7 +3,7 @@ load 'figures/style.gp'
 set xlabel 'words read'
 set ylabel 'effect of the first word (1 = full)'
 set logscale y
-set format y '10^{%L}'
+set format y '10^{/*1.25 %L}'
 set yrange [1e-8:3]
 set xrange [1:64]
 set xtics (1, 8, 16, 24, 32, 40, 48, 56, 64)

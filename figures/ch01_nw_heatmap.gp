@@ -3,9 +3,10 @@ fig_w = 1.0
 fig_h = 1.0
 load 'figures/style.gp'
 @palette_attention
-set xlabel 'training point j (sorted by x_j)'
+set xlabel 'training point j (sorted by x_{/*1.25 j})'
 set ylabel 'query x'
 set cblabel 'weight'
+set rmargin 12   # room for the colour box, its ticks and its label
 set grid noxtics noytics
 set border 15
 set tics out

@@ -13,5 +13,5 @@ set ylabel 'query'
 set xlabel 'key'
 plot data.'dropout.dat' @labelled_heatmap, \
      '' matrix rowheaders columnheaders \
-        using 1:2:($3 == 0 ? 'dropped' : '') with labels \
-        tc rgb '#b2182b' font ',10' notitle
+        using 1:2:($3 == 0 ? '×' : '') with labels \
+        tc rgb '#b2182b' notitle

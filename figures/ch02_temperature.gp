@@ -13,8 +13,8 @@ set y2tics 0, 0.2 textcolor rgb '#D55E00'
 set border 11 lc rgb '#444444'
 set key below   # under the axes: inside, every place is crossed by a curve
 lnm = log(6)
-set label 1 'ln 6: uniform' at 8, lnm + 0.08 textcolor rgb '#0072B2' font ',11'
-set label 2 '1/6: uniform' at first 8, second 1.0/6 - 0.045 textcolor rgb '#D55E00' font ',11'
+set label 1 'ln 6: uniform' at 8, lnm + 0.08 textcolor rgb '#0072B2'
+set label 2 '1/6: uniform' at first 8, second 1.0/6 - 0.045 textcolor rgb '#D55E00'
 plot lnm with lines lc rgb '#0072B2' lw 1 dt 2 notitle, \
      (1.0/6) axes x1y2 with lines lc rgb '#D55E00' lw 1 dt 2 notitle, \
      data.'temperature.dat' using 1:2 with lines ls 1 title 'entropy H', \

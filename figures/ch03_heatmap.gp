@@ -5,8 +5,9 @@ fig_h = 1.15
 load 'figures/style.gp'
 hm_n = 5
 hm_dark = 0.45
-hm_font = (term eq 'svg') ? ',13' : ',9'
+hm_font = fsize(1)
 @labelled_heatmap_axes
+set xtics rotate by -30 left
 set cbrange [0:1]
 set cbtics 0, 0.2, 1
 set cblabel 'attention weight'

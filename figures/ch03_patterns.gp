@@ -6,7 +6,7 @@ fig_h = 0.56
 load 'figures/style.gp'
 @heatmap_style
 set cbrange [0:1]
-set cbtics ('0' 0, '0.01' 0.1, '0.05' sqrt(0.05), '0.25' 0.5, '0.5' sqrt(0.5), '1' 1)
+set cbtics ('0' 0, '0.05' sqrt(0.05), '0.25' 0.5, '1' 1)
 set cbtics scale 0.5
 unset colorbox
 set border 15 lc rgb '#888888'

@@ -7,19 +7,19 @@ fig_h = 2.1
 load 'figures/style.gp'
 @heatmap_style
 set cbrange [0:1]
-set cbtics 0, 0.25, 1 font ',13' textcolor rgb '#333333'
+set cbtics 0, 0.25, 1 textcolor rgb '#333333'
 set border 15 lc rgb '#888888'
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
-set multiplot layout 4, 2 margins 0.16, 0.86, 0.09, 0.97 spacing 0.03, 0.045
+set multiplot layout 4, 2 margins 0.16, 0.86, char 5.5, char 1.5 spacing 0.03, 0.045
 names = "'previous' 'next' 'self' 'to \".\"' 'it → noun' 'verb → noun' 'broad' 'random'"
 do for [h=0:7] {
-    set title sprintf('%d %s', h + 1, word(names, h + 1)) offset 0, -0.7 font ',14'
+    set title sprintf('%d %s', h + 1, word(names, h + 1)) offset 0, -0.7
     if (h >= 6) {
-        set xtics scale 0 rotate by 90 right font ',13' textcolor rgb '#333333'
+        set xtics scale 0 rotate by 90 right textcolor rgb '#333333'
     } else { unset xtics }
     if (h % 2 == 0) {
-        set ytics scale 0 font ',13' textcolor rgb '#333333'
+        set ytics scale 0 textcolor rgb '#333333'
     } else { unset ytics }
     # one colour bar for all panels, as tall as the four rows (measured on the way)
     if (h == 7) { set colorbox user origin 0.89, cb_bottom size 0.025, cb_top - cb_bottom } else { unset colorbox }

@@ -3,10 +3,11 @@
 load 'figures/style.gp'
 set logscale xy
 set format x '%g'
-set format y '10^{%T}'
+set format y '10^{/*1.25 %T}'
+set ytics 100   # every other power of ten: a label per decade would touch the next
 set xlabel 'sequence length n'
 set ylabel 'multiply-adds per call'
-set key outside right top Left reverse width -4
+set key below Left reverse
 set xrange [16:8192]
 set xtics (16, 64, 256, 1024, 4096)
 plot data.'costs.dat' using 1:2 with linespoints ls 1 title 'standard, masked, relative, online', \

@@ -19,4 +19,4 @@ unset grid
 set ylabel 'query i'
 set xlabel 'key j'
 plot data.'distance.dat' matrix using 1:2:3 with image pixels notitle, \
-     '' matrix using 1:2:(sprintf('%d', $3)) with labels tc rgb '#111111' font ',12' notitle
+     '' matrix using 1:2:(sprintf('%d', $3)) with labels tc rgb '#111111' notitle

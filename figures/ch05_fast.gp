@@ -7,7 +7,7 @@ set logscale x 2
 set xtics (256, 512, 1024)
 set xrange [200:1300]
 set yrange [0:*]
-set key center right
+set key below Left reverse   # inside, it covered a curve
 plot data.'measured_fast.dat' using 1:4 with linespoints ls 1 title 'tiled: online softmax over cache tiles', \
      ''                     using 1:3 with linespoints ls 2 title 'online softmax, blocks of 64 keys', \
      ''                     using 1:2 with linespoints ls 3 title 'standard: the (n, n) matrix, four steps'

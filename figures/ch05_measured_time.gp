@@ -4,7 +4,7 @@
 load 'figures/style.gp'
 set logscale xy
 set format x '%g'
-set format y '10^{%T}'
+set format y '10^{/*1.25 %T}'
 set xlabel 'sequence length n'
 set ylabel 'seconds per call (measured)'
 set key outside right top Left reverse width -4

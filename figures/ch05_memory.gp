@@ -1,12 +1,14 @@
 # ch05_memory.gp -- bytes of working memory each variant needs beyond its
 # inputs and output, against n (d_k = d_v = 32), counted by formula.
+fig_h = 1.6   # seven curves: the key below needs seven rows
 load 'figures/style.gp'
 set logscale xy
 set format x '%g'
-set format y '10^{%T}'
+set format y '10^{/*1.25 %T}'
+set ytics 100   # every other power of ten: a label per decade would touch the next
 set xlabel 'sequence length n'
 set ylabel 'working memory (bytes)'
-set key outside right top Left reverse width -4
+set key below Left reverse
 set xrange [16:8192]
 set xtics (16, 64, 256, 1024, 4096)
 plot data.'costs.dat' using 1:12 with linespoints ls 5 title 'masked: weights + mask', \

@@ -1,18 +1,37 @@
 # ch06_depth.gp -- how far information can travel through L stacked layers.
 # Left: mean number of positions a query can draw on (boolean reachability).
 # Right: mean distance a unit of attention weight travels through W^L.
+# The key of both panels is a row of its own under them, across the canvas.
 fig_w = 1.0
-fig_h = 0.75
+fig_h = 1.0
 load 'figures/style.gp'
-set multiplot layout 1, 2 margins 0.07, 0.8, 0.24, 0.84 spacing 0.09, 0
+names = 'causal padding bidirectional band random causal+pad'
+key_h = 0.2   # the key's strip at the bottom, a fraction of the canvas
+set multiplot
+# margins in characters: the x labels and the titles keep their room in
+# either output
+set bmargin 3.5
+set tmargin 2.5
+set lmargin 6
+set rmargin 1.5
+unset key
 set xlabel 'layers L'
 set xrange [1:8]
-set key at screen 0.82, screen 0.75 left top vertical font ',9' samplen 1.5
+set size 0.5, 1 - key_h
+set origin 0, key_h
 set title 'receptive field (positions)'
 plot for [k=0:5] data.'depth.dat' using 1:(column(2 + 2 * k)) with linespoints \
-     ls (k + 1) title word('causal padding bidirectional band random causal+pad', k + 1)
+     ls (k + 1) notitle
+set origin 0.5, key_h
 set title 'mean distance travelled'
-unset key
 plot for [k=0:5] data.'depth.dat' using 1:(column(3 + 2 * k)) with linespoints \
      ls (k + 1) notitle
+# the key: an empty plot across the bottom strip, its samples only
+set size 1, key_h
+set origin 0, 0
+set margins 0, 0, 0, 0
+unset title; unset xlabel; unset tics; unset border; unset grid
+set xrange [0:1]; set yrange [0:1]
+set key center center horizontal maxrows 2 samplen 1.5 width 1
+plot for [k=1:6] 2 with linespoints ls k title word(names, k)
 unset multiplot

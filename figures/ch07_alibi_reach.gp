@@ -3,7 +3,7 @@
 # is a straight line on this logarithmic scale.
 load 'figures/style.gp'
 set logscale y
-set format y '10^{%L}'
+set format y '10^{/*1.25 %L}'
 set xlabel 'distance i - j'
 set ylabel 'attention weight'
 set xrange [0:255]

@@ -24,6 +24,6 @@ plot cos(t), sin(t) with lines lc rgb '#bbbbbb' lw 1 notitle, \
      ri*cos(t), ri*sin(t) with lines lc rgb '#bbbbbb' lw 1 notitle, \
      data.'rope_rotation.dat' using (0):(0):($2/r0):($3/r0) with vectors nohead ls 1 lw 0.8 notitle, \
      '' using ($2/r0):($3/r0) with points ls 1 title 'pair 0', \
-     '' using ($2/r0*1.13):($3/r0*1.13):(sprintf('%d', $1)) with labels tc ls 1 font ',10' notitle, \
+     '' using ($2/r0*1.13):($3/r0*1.13):(sprintf('%d', $1)) with labels tc ls 1 notitle, \
      '' using ($4/r2*ri):($5/r2*ri) with points ls 2 title 'pair 2', \
-     '' using ($4/r2*ri*0.75):($5/r2*ri*0.75):(sprintf('%d', $1)) with labels tc ls 2 font ',10' notitle
+     '' using ($4/r2*ri*0.75):($5/r2*ri*0.75):(sprintf('%d', $1)) with labels tc ls 2 notitle

@@ -3,7 +3,7 @@
 fig_w = 1.0
 fig_h = 1.35
 load 'figures/style.gp'
-set multiplot layout 4, 1 margins 0.15, 0.97, 0.13, 0.97 spacing 0, 0.035
+set multiplot layout 4, 1 margins char 10, screen 0.97, char 4, char 1 spacing 0, 0.035
 set yrange [-1.25:1.25]
 set ytics -1, 1, 1
 set xrange [0:99]

@@ -17,7 +17,8 @@ print sprintf('%g %g', last, gpt)
 unset print
 set xlabel 'training step'
 set ylabel 'held-out bits per byte'
-set key below maxrows 3 width 1
+# two columns of three, the sample first (a second column's text ends inside)
+set key below Left reverse maxrows 3 samplen 1.5 width -3 height 1
 set offsets 0, graph 0.04, graph 0.06, graph 0.06
 plot data.'loss.dat' using 1:4 with linespoints ls 1 title 'GPT, held-out windows', \
      $whole using 1:2 with points ls 1 pt 9 ps 1.6 title 'GPT, whole held-out text', \

@@ -4,7 +4,8 @@
 #     term  'svg' (HTML book) or 'pdf' (PDF book)
 #     out   the file to write
 #     data  the program's data directory, ending in '/'
-# A script may set fig_w / fig_h (multiples of the default size) before loading.
+# A script may set fig_w / fig_h (multiples of the default size, fig_w <= 1.25)
+# before loading.
 
 if (!exists('term')) term = 'svg'
 if (!exists('out'))  out = '/dev/null'
@@ -12,19 +13,32 @@ if (!exists('data')) data = './'
 if (!exists('fig_w')) fig_w = 1.0
 if (!exists('fig_h')) fig_h = 1.0
 
+# One size for every figure's text, chosen per output so that it is the size
+# the reader sees (tests/figures.sh measures it):
+#  - PDF: the canvas is the size the figure is printed at (5 in at fig_w = 1,
+#    6.25 in at most: the text is 16.2 cm wide, so LaTeX never scales a figure
+#    down), and its text is 9 pt on paper (pdfcairo draws a font of size s at
+#    s * fontscale * 4/3 pt: fontscale 0.75).
+#  - SVG: the canvas in px is the width it is shown at on a desktop (the text
+#    column is 782 px; the SVG says its size, 'fixed', so the page shows it at
+#    that size, not stretched to the column), and its text is 16 px. On a
+#    phone the figure is shown at 11/16 of that (book/style.css: zoom), so its
+#    text is 11 px, and a figure wider than the screen scrolls sideways inside
+#    its box. A sub- or superscript is drawn at 0.8 of the text: write it at the
+#    base size, d_{/*1.25 k}, 10^{/*1.25 %T} (tests/figures.sh measures it).
+# Both canvases hold the same number of lines of text (9 pt in 5 in is 16 px in
+# 640 px), so what fits in one fits in the other. Text never goes below the
+# base size (the tests fail under 11 CSS px or 6 pt): a figure that runs out
+# of room gets a bigger canvas or fewer panels across, not smaller type.
+# fsize(k) is the font spec of k times the base size: font fsize(1.1).
+fbase = (term eq 'svg') ? 16 : 9
+fsize(k) = sprintf(',%.2f', fbase * k)
 if (term eq 'svg') {
-    # The SVG is scaled to the page's width, so its text is sized against the
-    # figure's width, whatever fig_w is: 14 units in 640 is 16 px on a desktop
-    # and 9 px on a phone, where style.css keeps figures at least 26rem wide.
-    # The PDF's text is smaller against its canvas (pdfcairo's fontscale is
-    # 0.5), so a label that fits there may fall off the SVG's canvas, where
-    # gnuplot drops it without a word: margins leave room for the SVG's text
-    # (tests/figures.sh checks every label of every figure in both outputs).
-    set terminal svg size 640*fig_w, 390*fig_h dynamic enhanced \
-        font sprintf('DejaVu Sans,%.1f', 14*fig_w) linewidth 1.3 background rgb 'white'
+    set terminal svg size 640*fig_w, 390*fig_h fixed enhanced \
+        font 'DejaVu Sans,16' linewidth 1.3 background rgb 'white'
 } else {
-    set terminal pdfcairo size 5.6*fig_w, 3.4*fig_h enhanced \
-        font 'DejaVu Sans,9' linewidth 1.2
+    set terminal pdfcairo size 5.0*fig_w, 3.05*fig_h enhanced \
+        font 'DejaVu Sans,9' fontscale 0.75 linewidth 1.2
 }
 set output out
 set encoding utf8
@@ -71,13 +85,17 @@ heatmap_style = palette_attention . "; set size ratio -1; unset grid"
 # Text is white on cells >= hm_dark, near-black below; an exact zero shows
 # hm_zero_text; hm_font is the font of the cell text.
 hm_dark = 0.5
-hm_font = ',12'
+hm_font = fsize(1)
 hm_zero_text = '0.00'
 hm_text(v) = v == 0 ? hm_zero_text : sprintf('%.2f', v)
 labelled_heatmap_axes = heatmap_style . "; set xrange [-0.5:hm_n-0.5]; set yrange [hm_n-0.5:-0.5]; set tics scale 0; set border 0"
 labelled_heatmap = "matrix rowheaders columnheaders using 1:2:3 with image pixels notitle, '' matrix rowheaders columnheaders using 1:2:(hm_text($3)):($3 >= hm_dark ? 0xffffff : 0x1a1a1a) with labels tc rgb variable font hm_font notitle"
 
-# A 2 x 4 multiplot of heatmap panels h = 0..7 with one colour bar as tall as
-# both rows: run @panel_colorbox before plotting panel h, @panel_measure after.
-panel_colorbox = "if (h == 7) { set colorbox user origin 0.925, cb_bottom size 0.018, cb_top - cb_bottom } else { unset colorbox }"
-panel_measure = "if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }; if (h == 4) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }"
+# A grid of heatmap panels h = 0..panel_n-1, panel_cols across, with one colour
+# bar as tall as the grid: run @panel_colorbox before plotting panel h,
+# @panel_measure after. Eight heads are 4 rows of 2: four across leave a
+# token's row less room than its label needs.
+panel_n = 8
+panel_cols = 2
+panel_colorbox = "if (h == panel_n - 1) { set colorbox user origin 0.895, cb_bottom size 0.018, cb_top - cb_bottom } else { unset colorbox }"
+panel_measure = "if (h == 0) { cb_top = 1.0 * GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }; if (h == panel_n - panel_cols) { cb_bottom = 1.0 * GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / GPVAL_TERM_YSIZE }"

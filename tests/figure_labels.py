@@ -9,7 +9,9 @@ sprintf are not checked), each of its lines must appear in the SVG's text
 (the whole of one <text> element, enhanced-text markup removed, inside the
 canvas: gnuplot writes text whose place is just off it, and the viewer cuts it) and in the PDF's text
 (pdftotext), as many times as the script sets it (a title and a y label may
-say the same word). One line per missing label; exit 1 if any."""
+say the same word). And every word of the PDF is somewhere in the SVG's text
+(a title built by sprintf that the SVG dropped). One line per missing label;
+exit 1 if any."""
 import glob
 import html
 import os
@@ -22,7 +24,9 @@ LABEL = re.compile(r"(?:^|[{;])\s*set\s+(?:title|[xy]2?label|cblabel|label(?:\s+
 
 
 def norm(s):
-    """Text as the reader sees it: no enhanced-text markup, no white space."""
+    """Text as the reader sees it: no enhanced-text markup (a font or size
+    change, {/*1.25 j}, included), no white space."""
+    s = re.sub(r"\{/[^\s{}]*\s", "{", s)
     s = re.sub(r"\\(.)", r"\1", s)
     return re.sub(r"[\s{}^_@&~]", "", s)
 
@@ -56,6 +60,18 @@ def svg_texts(path):
     return out
 
 
+def svg_all_text(path):
+    """Every text of the SVG, as the reader sees it, run together."""
+    s = open(path, encoding="utf-8").read()
+    return "".join(norm(html.unescape(re.sub(r"<[^>]+>", "", t)))
+                   for t in re.findall(r"<text\b[^>]*>(.*?)</text>", s, re.S))
+
+
+def pdf_words(path):
+    r = subprocess.run(["pdftotext", "-raw", path, "-"], capture_output=True, text=True)
+    return [w for w in dict.fromkeys(r.stdout.split()) if norm(w)]
+
+
 def pdf_text(path):
     r = subprocess.run(["pdftotext", "-raw", path, "-"], capture_output=True, text=True)
     return norm(r.stdout)
@@ -83,6 +99,13 @@ def main():
                 off = " (it falls off the SVG's canvas)" if (n, False) in texts else ""
                 print(f"{name}: '{label}' is missing from the {' and the '.join(where)}{off}")
                 bad += 1
+        # every word the PDF prints is in the SVG too (a title built by sprintf,
+        # a key, a tick label: whatever the script writes)
+        every = svg_all_text(svg)
+        missing = [w for w in pdf_words(pdf) if norm(w) not in every]
+        if missing:
+            print(f"{name}: the PDF's words {' '.join(missing[:8])} are missing from the SVG")
+            bad += 1
     sys.exit(1 if bad else 0)
 
 
