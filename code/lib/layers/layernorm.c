@@ -61,6 +61,7 @@ int layernorm_backward(const float *x, const float *gamma, const float *dy, floa
     return rc;
 }
 
+// snippet: layernorm_backward_ws
 int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
                           float *dx, float *dgamma, float *dbeta, int n, int d,
                           float eps, double *ws) {
@@ -104,3 +105,4 @@ int layernorm_backward_ws(const float *x, const float *gamma, const float *dy,
     }
     return 0;
 }
+// end snippet
