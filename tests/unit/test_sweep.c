@@ -28,6 +28,7 @@
 #include "base/stats.h"
 #include "base/linear.h"
 #include "base/tmat.h"
+#include "base/fmath.h"
 #include "base/views.h"
 #include "attention/attention.h"
 #include "attention/attn_stats.h"
@@ -678,6 +679,11 @@ static void sw_tmat(const int *s) {
     tmat_sum_rows_acc(y, db, n, m);
     fin(db, N1(m), "db");
     free(x); free(w); free(y); free(b); free(db);
+}
+// tanh_fast has no size: s[0] picks an argument, an ordinary one or an edge
+static void sw_tanh_fast(const int *s) {
+    const float xs[] = {-1e30f, -0.5f, 0.0f, 0.1f, 3.0f};
+    fin1(tanh_fast(xs[s[0] + 1]), "tanh_fast");
 }
 static void sw_embedding(const int *s) {
     int n = s[0], v = s[1], e = s[2];
@@ -1904,6 +1910,7 @@ static const sweep_t SWEEP[] = {
          3, sw_tied_embed},
         {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc",
          3, sw_tmat},
+        {"tanh_fast", 1, sw_tanh_fast},
         {"embedding_forward embedding_backward embedding_pos_forward "
          "embedding_pos_backward",
          3, sw_embedding},

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/fmath.h"
 #include "base/tmat.h"
 
 void addattn_keys_forward(const float *ann, const float *u_a, float *keys, int t_len,
@@ -39,7 +40,7 @@ void addattn_forward(const addattn_dims_t *d, const float *s, const float *w_a,
             const float *kt = keys + ((size_t)t * b + i) * a;
             float *tt = th + ((size_t)t * b + i) * a, e = 0.0f;
             for (int j = 0; j < a; j++) {
-                tt[j] = tanhf(wq[(size_t)i * a + j] + kt[j]); // tanh(s W_a + h U_a)
+                tt[j] = tanh_fast(wq[(size_t)i * a + j] + kt[j]); // tanh(s W_a + h U_a)
                 e += v[j] * tt[j];                            // e = v . tanh(...)
             }
             al[t] = e;

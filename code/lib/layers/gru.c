@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/fmath.h"
 #include "base/tmat.h"
 
 long gru_param_count(int d_in, int h) {
@@ -43,7 +44,7 @@ void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
             r[j] = sigmoidf(a[j] + c[j]);                       // reset gate
             z[j] = sigmoidf(a[hd + j] + c[hd + j]);             // update gate
             ghn[j] = c[2 * hd + j];                             // h W_hn + b_hn
-            n[j] = tanhf(a[2 * hd + j] + r[j] * ghn[j]);        // candidate
+            n[j] = tanh_fast(a[2 * hd + j] + r[j] * ghn[j]);        // candidate
             h_out[(size_t)i * hd + j] =
                 (1.0f - z[j]) * n[j] + z[j] * h[(size_t)i * hd + j];
         }

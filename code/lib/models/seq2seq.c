@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmath.h"
 #include "base/tmat.h"
 #include "base/views.h"
 #include "layers/additive.h"
@@ -196,7 +197,7 @@ static void encode(const s2s_params_t *p, const s2s_config_t *c, const int *src,
     }
     tmat_set_rows(w->s0, p->b_init, b, h);
     tmat_mul_acc(w->cfix, p->w_init, w->s0, b, k, h);
-    for (size_t q = 0; q < (size_t)b * h; q++) w->s0[q] = tanhf(w->s0[q]);
+    for (size_t q = 0; q < (size_t)b * h; q++) w->s0[q] = tanh_fast(w->s0[q]);
     if (c->attention) addattn_keys_forward(w->ann, p->u_a, w->keys, t_len, b, k, c->a);
 }
 
