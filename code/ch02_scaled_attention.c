@@ -45,7 +45,7 @@ static void put_row(const float *x, int n, int w) {
 
 // Row and column labels "q1".."qn" (prefix 'q'), at most 8 of them.
 typedef struct {
-    char text[8][4];
+    char text[8][16];    // room for any int: no truncation at any -O
     const char *at[8];
 } labels_t;
 

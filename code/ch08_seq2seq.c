@@ -374,7 +374,7 @@ static void section_length(report_t *r, const run_t *run) {
         double ex[2];
         for (int k = 0; k < run->n_models; k++)
             ex[k] = exact_in(&run->models[k], &run->test, lo, hi, &n);
-        char range[16];
+        char range[24];                                 // two ints, whatever -O sees
         snprintf(range, sizeof range, "%d-%d", lo, hi);
         printf("%-9s %10d", range, n);
         if (f) fprintf(f, "%.1f %d", (lo + hi) / 2.0, n);

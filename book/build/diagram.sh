@@ -47,5 +47,12 @@ else
       "$t/$name.xdv" > "$t/dvisvgm.out" 2>&1 || grep -qi 'warning\|error' "$t/dvisvgm.out"; then
     echo "$tex: dvisvgm failed or warned:" >&2; sed 's/^/  /' "$t/dvisvgm.out" >&2; exit 1
   fi
+  # dvisvgm writes the @font-face rules in an order that depends on where the
+  # build directory is (seen: a path with a space swapped two): sort them, so
+  # the SVG is the same wherever it is made.
+  perl -0pi -e 's{(<!\[CDATA\[)((?:\@font-face\{[^\n]*\}\n)+)}{$1 . join("", sort split(/(?<=\n)/, $2))}e' \
+    "$t/$name.svg"
+  grep -q '@font-face' "$t/$name.svg" || ! grep -q '<text' "$t/$name.svg" ||
+    { echo "$tex: dvisvgm wrote text but no font" >&2; exit 1; }
   mv "$t/$name.svg" "$target"
 fi

@@ -60,7 +60,8 @@ void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m)
                 y[(size_t)i * m + j] += x[(size_t)i * k + p] * w[(size_t)p * m + j];
 }
 
-// dot4 DY W M P: the dot product of row dy with row w, as four partial sums
+// dot4_sum S DY W J M: the dot product of rows dy and w whose first J terms
+// (J a multiple of 4) are summed in the lanes of S; as four partial sums
 // (lane l sums the terms j = l mod 4, in order of j; the last m % 4 terms go to
 // lane 0), added up as (s0 + s1) + (s2 + s3).
 static inline float dot4_sum(v4f s, const float *dy, const float *w, int j, int m) {
@@ -80,7 +81,8 @@ void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, i
         float *dxi = dx + (size_t)i * k;
         int p = 0;
         for (; p + 4 <= k; p += 4) {
-            const float *w0 = w + (size_t)p * m, *w1 = w0 + m, *w2 = w1 + m, *w3 = w2 + m;
+            const float *w0 = w + (size_t)p * m, *w1 = w0 + m, *w2 = w1 + m,
+                        *w3 = w2 + m;
             v4f a0 = splat4(0.0f), a1 = a0, a2 = a0, a3 = a0;
             for (int j = 0; j < m4; j += 4) {
                 v4f d = load4(dyi + j);
