@@ -205,9 +205,15 @@ HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/st
   book/build/html.sh
 
 # Every figure, section and equation label of the book with its number, so a
-# page can refer into other chapters (book/filter/labels.lua).
-$(B)/labels.tsv: $(CHAPTERS) $(BOOK_DEPS) book/build/html.sh
-	$(call say,LABELS,$@) $(LITERATE) book/build/html.sh $(B) $@ labels $(CHAPTERS)
+# page can refer into other chapters (book/filter/labels.lua). Kept as make starts,
+# rewritten only when a label changed (book/build/labels.sh): editing a chapter's
+# prose remakes that chapter's page, not every page. Its errors land here.
+ifeq ($(filter-out deps clean help,$(or $(MAKECMDGOALS),all)),)
+else
+_ := $(shell $(LITERATE) book/build/labels.sh $(B) $(CHAPTERS))
+endif
+$(B)/labels.tsv:
+	@cat $(B)/labels.err >&2 2>/dev/null || echo "error: $@ is missing: make again" >&2; exit 1
 
 # A page per chapter; the index; the preface and the glossary, a page each; the
 # whole book on one page.

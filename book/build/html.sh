@@ -10,8 +10,6 @@
 #   search   not a page: TARGET is the offline search index, the records the
 #            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
 #            which book/book.js loads with a <script> tag
-#   labels   not a page: TARGET is the table of every label of the chapters
-#            (book/filter/labels.lua), which every page reads
 # Everything is written under names of this process and renamed when complete.
 # Reads LITERATE_BUILD, LITERATE_CHAPTERS, LITERATE_PROGRAMS (the Makefile sets them).
 set -euo pipefail
@@ -44,10 +42,6 @@ case $kind in
   search)
     { echo '// Search records of the book (made by book/filter/search.lua).'
       echo 'window.BOOK_SEARCH = ['; cat "$@"; echo '];'; } > "$tmp" ;;
-  labels)
-    LITERATE_LABELS=$tmp pandoc --from markdown --to plain --lua-filter book/literate.lua \
-      "$@" -o /dev/null
-    ;;
   *) echo "html.sh: unknown kind '$kind'" >&2; exit 2 ;;
 esac
 mv "$tmp" "$target"
