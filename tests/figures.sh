@@ -97,11 +97,15 @@ set xlabel 'a label that fits'
 set label 'a label off the canvas' at screen 0.5, screen 1.3
 plot x
 GP
-ok=1
-for term in svg pdf; do
-  (cd "$T" && gnuplot -e "term='$term'; out='b/figures/planted.$term'" figures/planted.gp) \
-    2>/dev/null || ok=0
-done
+# draw DIR NAME: DIR/figures/NAME.gp drawn as DIR/b/figures/NAME.svg and .pdf
+draw() {
+  local term
+  for term in svg pdf; do
+    (cd "$1" && gnuplot -e "term='$term'; out='b/figures/$2.$term'" "figures/$2.gp") \
+      2>/dev/null || return 1
+  done
+}
+ok=1; draw "$T" planted || ok=0
 out=$(cd "$T" && python3 "$OLDPWD/tests/figure_labels.py" b planted 2>&1); rc=$?
 if [ $ok = 1 ] && [ $rc -ne 0 ] && echo "$out" | grep -q "off the canvas' is missing from the SVG and the PDF" \
    && ! echo "$out" | grep -q "fits"; then
@@ -121,11 +125,7 @@ unset title
 plot x
 unset multiplot
 GP
-ok=1
-for term in svg pdf; do
-  (cd "$T" && gnuplot -e "term='$term'; out='b/figures/pdf_only.$term'" figures/pdf_only.gp) \
-    2>/dev/null || ok=0
-done
+ok=1; draw "$T" pdf_only || ok=0
 out=$(cd "$T" && python3 "$OLDPWD/tests/figure_labels.py" b pdf_only planted 2>&1); rc=$?
 if [ $ok = 1 ] && [ $rc -ne 0 ] \
    && echo "$out" | grep -q "^pdf_only: the PDF's words a title the SVG drops are missing" \
@@ -158,11 +158,7 @@ unset key; plot x; unset multiplot"
 planted=(clean clean_heatmap small_text overlap key_over_line no_colorbox off_canvas
          key_off_canvas key_dropped)
 drawn=1
-for f in "${planted[@]}"; do
-  for term in svg pdf; do
-    (cd "$P" && gnuplot -e "term='$term'; out='b/figures/$f.$term'" "figures/$f.gp") 2>/dev/null || drawn=0
-  done
-done
+for f in "${planted[@]}"; do draw "$P" "$f" || drawn=0; done
 # names_only OUTPUT NAME: OUTPUT names NAME and no other planted figure
 names_only() {
   local out=$1 want=$2 f
