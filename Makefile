@@ -69,7 +69,7 @@ program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
-        wrongs-table instructors
+        wrongs wrongs-table instructors
 all: solution-markers html pdf epub
 
 help:
@@ -85,7 +85,8 @@ help:
 	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
 	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
 	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
-	@echo 'make wrongs-table the common mistakes (tests/grader/wrong/) and what each scores'
+	@echo 'make wrongs       grade every wrong version (tests/grader/wrong/): $(B)/wrongs.json'
+	@echo 'make wrongs-table the common mistakes and what each scores'
 	@echo 'make instructors  the instructor edition: $(B)/instructors/instructors.html, .pdf'
 	@echo 'make deps       install the Debian packages the project needs (as root)'
 	@echo 'make clean      remove $(B)/'
@@ -290,9 +291,13 @@ epub: $(EPUB)
 # Tests: tests/GROUP.sh print TAP, tests/run.sh runs them side by side and counts.
 # Unit tests (Criterion), sanitizer builds and the reference driver are built here.
 
+# What several groups read is made first, side by side (one job a core), so no
+# two groups make the same thing at the same moment and none waits on another.
+TEST_BUILDS := assignments gradescope wrongs instructors unit-tests sanitize refdriver
 check: test
 test: all
-	$(Q)tests/run.sh $(B)
+	$(Q)$(MAKE) --no-print-directory -s -j$$(nproc 2>/dev/null || echo 2) B=$(B) $(TEST_BUILDS) \
+	  && tests/run.sh $(B)
 
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
@@ -352,17 +357,21 @@ $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | 
 leaks: all assignments
 	$(call say,CHECK,graded bodies in the outputs) python3 tests/grader/leak.py $(B)
 
-# The instructor's table of common mistakes: every wrong version graded by the
-# real judge (tests/grader/wrongs.py), with its score and what is wrong in it.
-wrongs-table: $(LIB)
+# Every wrong version (tests/grader/wrong/) graded by the real judge, once:
+# $(B)/wrongs.json, which the instructor edition and the wrongs test group read.
+# wrongs-table prints the instructor's table: each version's score and mistake.
+wrongs: $(B)/wrongs.json
+$(B)/wrongs.json: $(LIB) $(filter-out $(CHAPTERS),$(ASSIGN_DEPS)) $(wildcard tests/grader/wrong/*/*.c)
+	$(call say,GRADE,wrong versions) python3 tests/grader/wrongs.py $(B) --record $@ > /dev/null
+wrongs-table: $(B)/wrongs.json
 	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
-	  python3 tests/grader/wrongs.py $(B) --table | sort
+	  python3 tests/grader/wrongs.py --from $< --table | sort
 
 # The instructor edition (never in the book or a pack): solutions cut from code/lib/,
 # rubric, hints, why each is right, the common mistakes graded by the real judge,
 # hints and answers for the other exercises (tests/assignments/notes/, answers/).
 instructors: $(B)/instructors/instructors.pdf
-$(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(wildcard tests/grader/wrong/*/*.c) \
+$(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(B)/wrongs.json \
     $(wildcard tests/assignments/notes/*.md tests/assignments/answers/*.c) $(CHAPTERS) \
     tests/grader/instructors.py book/build/instructors.sh
 	$(call say,INSTR,$(B)/instructors/) book/build/instructors.sh $(B)

@@ -4,17 +4,19 @@
 # real judge (tests/grader/wrongs.py: the judge built once per chapter, one source
 # recompiled per wrong version, only that task's tests run, two jobs at a time),
 # scores less than full; the solution scores full; every task has at least three
-# wrong versions. A planted fault, a "wrong" version identical to the solution,
-# must make the check fail.
+# wrong versions. The grading is the build's (make wrongs: BUILD_DIR/wrongs.json,
+# which the instructor edition reads too); the planted fault, a "wrong" version
+# identical to the solution, is graded here and must make the check fail.
 set -u
 B=$1
 . tests/tap.sh
 T=$(mktemp -d /tmp/wrongs-test.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
-make --no-print-directory -s B="$B" library >&2 || { fail "make library"; exit 0; }
+# the record every wrong version graded once (make wrongs; make test makes it first)
+make --no-print-directory -s B="$B" wrongs >&2 || { fail "make wrongs"; exit 0; }
 
-python3 tests/grader/wrongs.py "$B" > "$T/out" 2> "$T/err"
+python3 tests/grader/wrongs.py --from "$B/wrongs.json" > "$T/out" 2> "$T/err"
 rc=$?
 while IFS= read -r line; do
   case $line in

@@ -31,8 +31,8 @@ plain words (no math, no code; at least 8 words); a hit is printed as
 hint and answer, every {{key}} is printed and every printed key is used) and
 exits 1 with one line per omission.
 """
-import concurrent.futures as cf
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -305,11 +305,9 @@ def main(argv):
     os.chmod(work, 0o755)
     try:
         notes, problems = all_notes(mans, lib, work, notes_dir, answers_dir)
-    except BaseException:
+    finally:
         shutil.rmtree(work, ignore_errors=True)
-        raise
     if problems or check:
-        shutil.rmtree(work, ignore_errors=True)
         for p in problems:
             print(f"instructors: {p}", file=sys.stderr)
         if not problems:
@@ -322,83 +320,75 @@ def main(argv):
     out = ["---", "title: 'Attention in C: the instructor edition'", "---", "",
            "Not for students. Every solution below is the book's reference code, cut from",
            "`code/lib/` by the build; every mistake is graded by the real judge.", ""]
+    record = os.path.join(argv[0], "wrongs.json")
     try:
-        with cf.ThreadPoolExecutor(wrongs.JOBS) as ex:
-            chapters = dict(zip(mans, ex.map(
-                lambda nn: wrongs.Chapter(nn, mans[nn], work, lib).build(), mans)))
-            graded = {}
-            for nn, c in chapters.items():
-                for fn in c.tasks:
-                    d = os.path.join(wrong_dir, fn)
-                    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-                        if not f.endswith(".c"):
-                            continue
-                        text = open(os.path.join(d, f)).read()
-                        first, _, body = text.partition("\n")
-
-                        def one(c=c, fn=fn, name=f[:-2], body=body):
-                            rows = []
-                            src = c.src_of[fn]
-                            o = c.compile(wrongs.replace_region(src, fn, body), src,
-                                          f"{fn}.{name}")
-                            s, t = c.grade(fn, (src, o), f"{fn}.{name}", rows)
-                            return s, t, rows
-                        graded[(fn, f[:-2])] = (first, body, ex.submit(one))
-            for nn, man in mans.items():
-                why, exercises = notes[nn]
-                title, chapter = pack.chapter_title(nn)
-                extras = manifest_extras(man["path"])
-                out += [f"# Chapter {int(nn)}: {title}", ""]
-                for t in man["tasks"]:
-                    fn, e = t["fn"], extras.get(t["fn"], {"hints": []})
-                    tests = [x for x in man["tests"] if x["fn"] == fn]
-                    pts = sum(float(x["points"]) for x in tests)
-                    stars = "★" * e.get("stars", 0)
-                    out += [f"## `{fn}` `{stars}`", "",
-                            f"`{t['src']}`; {pts:g} points; about {e.get('minutes', '?')}"
-                            " minutes.", ""]
-                    ex_text = pack.graded_exercises(chapter, [fn])
-                    if ex_text:
-                        out += ["The exercise:", "", ex_text, ""]
-                    out += ["What the stub asks: " + t["todo"], ""]
-                    if e["hints"]:
-                        out += ["Hints (in the student pack):", ""]
-                        out += [f"- {h}" for h in e["hints"]] + [""]
-                    out += ["### Solution", "", "```c", whole_function(t["src"], fn), "```",
-                            "", "### Why it is right", "", why[fn], "", "### Rubric", "", "| test | points | shown to students |",
-                            "|---|---|---|"]
-                    out += [f"| `{x['filter']}` | {x['points']} | "
-                            f"{'yes' if x['vis'] == 'visible' else 'no (hidden)'} |"
-                            for x in tests]
-                    out += ["", "### Common mistakes", ""]
-                    mine = sorted(k for k in graded if k[0] == fn)
-                    if not mine:
-                        out += ["(none recorded)", ""]
-                    for k in mine:
-                        first, body, fut = graded[k]
-                        what = re.sub(r"^//\s*MISTAKE:\s*", "", first)
-                        try:
-                            s, tot, rows = fut.result()
-                            caught = [r[0] for r in rows if r[3] < r[4] or r[4] == 0]
-                            verdict = (f"scores {s:g}/{tot:g}; caught by "
-                                       + (", ".join(f"`{c}`" for c in caught) or "nothing"))
-                        except Exception:
-                            verdict = "does not compile"
-                        out += [f"**{k[1]}**: {what} ({verdict})", "", "```c",
-                                body.rstrip("\n"), "```", ""]
-                if exercises:
-                    out += [f"## The other exercises of chapter {int(nn)}", "",
-                            "Not graded: a hint to give and a short answer. Numbers are "
-                            "printed by `tests/assignments/answers/" + f"ch{nn}.c` during "
-                            "the build.", ""]
-                for n, body, hint, answer in exercises:
-                    text = re.sub(r"^\d+\.\s+", "", body)
-                    text = "\n".join(l[3:] if l.startswith("   ") else l
-                                     for l in text.split("\n"))
-                    out += [f"### Exercise {int(nn)}.{n}", "", text, "",
-                            f"**Hint.** {hint}", "", f"**Answer.** {answer}", ""]
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        graded_all = json.load(open(record))["graded"]
+    except (OSError, ValueError, KeyError) as e:
+        pack.die(f"no record of the graded wrong versions in {record}: make wrongs ({e})")
+    graded = {}
+    for nn, man in mans.items():
+        for fn in (t["fn"] for t in man["tasks"]):
+            d = os.path.join(wrong_dir, fn)
+            for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if not f.endswith(".c"):
+                    continue
+                text = open(os.path.join(d, f)).read()
+                first, _, body = text.partition("\n")
+                graded[(fn, f[:-2])] = (first, body, graded_all.get(f"{fn}/{f[:-2]}"))
+    for nn, man in mans.items():
+        why, exercises = notes[nn]
+        title, chapter = pack.chapter_title(nn)
+        extras = manifest_extras(man["path"])
+        out += [f"# Chapter {int(nn)}: {title}", ""]
+        for t in man["tasks"]:
+            fn, e = t["fn"], extras.get(t["fn"], {"hints": []})
+            tests = [x for x in man["tests"] if x["fn"] == fn]
+            pts = sum(float(x["points"]) for x in tests)
+            stars = "★" * e.get("stars", 0)
+            out += [f"## `{fn}` `{stars}`", "",
+                    f"`{t['src']}`; {pts:g} points; about {e.get('minutes', '?')}"
+                    " minutes.", ""]
+            ex_text = pack.graded_exercises(chapter, [fn])
+            if ex_text:
+                out += ["The exercise:", "", ex_text, ""]
+            out += ["What the stub asks: " + t["todo"], ""]
+            if e["hints"]:
+                out += ["Hints (in the student pack):", ""]
+                out += [f"- {h}" for h in e["hints"]] + [""]
+            out += ["### Solution", "", "```c", whole_function(t["src"], fn), "```",
+                    "", "### Why it is right", "", why[fn], "", "### Rubric", "", "| test | points | shown to students |",
+                    "|---|---|---|"]
+            out += [f"| `{x['filter']}` | {x['points']} | "
+                    f"{'yes' if x['vis'] == 'visible' else 'no (hidden)'} |"
+                    for x in tests]
+            out += ["", "### Common mistakes", ""]
+            mine = sorted(k for k in graded if k[0] == fn)
+            if not mine:
+                out += ["(none recorded)", ""]
+            for k in mine:
+                first, body, got = graded[k]
+                what = re.sub(r"^//\s*MISTAKE:\s*", "", first)
+                if got is None:
+                    pack.die(f"{record} has no {k[0]}/{k[1]}: make wrongs")
+                if "error" in got:
+                    verdict = "does not compile"
+                else:
+                    verdict = (f"scores {got['score']:g}/{got['total']:g}; caught by "
+                               + (", ".join(f"`{c}`" for c in got["caught"])
+                                  or "nothing"))
+                out += [f"**{k[1]}**: {what} ({verdict})", "", "```c",
+                        body.rstrip("\n"), "```", ""]
+        if exercises:
+            out += [f"## The other exercises of chapter {int(nn)}", "",
+                    "Not graded: a hint to give and a short answer. Numbers are "
+                    "printed by `tests/assignments/answers/" + f"ch{nn}.c` during "
+                    "the build.", ""]
+        for n, body, hint, answer in exercises:
+            text = re.sub(r"^\d+\.\s+", "", body)
+            text = "\n".join(l[3:] if l.startswith("   ") else l
+                             for l in text.split("\n"))
+            out += [f"### Exercise {int(nn)}.{n}", "", text, "",
+                    f"**Hint.** {hint}", "", f"**Answer.** {answer}", ""]
     with open(argv[1] + ".tmp", "w") as f:
         f.write("\n".join(out) + "\n")
     os.replace(argv[1] + ".tmp", argv[1])

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """wrongs.py -- grade every wrong version with the real judge: each must lose points.
 
-  wrongs.py BUILD_DIR [--wrong-dir DIR] [--only FUNCTION] [--table]
+  wrongs.py BUILD_DIR [--wrong-dir DIR] [--only FUNCTION] [--table] [--record FILE]
+  wrongs.py --from FILE [--table]
 
 A wrong version is tests/grader/wrong/FUNCTION/NAME.c: its first line is
 `// MISTAKE: what is wrong`, the rest replaces the solution region of FUNCTION in
@@ -18,7 +19,14 @@ Prints TAP lines (no plan): per task "FUNCTION: the solution scores full (a/b)" 
 "FUNCTION has at least 3 wrong versions (n)", per wrong version
 "FUNCTION/NAME loses points (score a/b)". --table prints instead the instructor's
 table: chapter, task, wrong version, its score, the mistake. Exit 1 if any fails.
+
+--record FILE also writes everything graded to FILE (JSON, written whole or not at
+all): the TAP lines, the table's rows, and per wrong version its score and the
+tests that caught it. The build makes BUILD_DIR/wrongs.json so (make wrongs); the
+instructor edition and the wrongs test group read it instead of grading again.
+--from FILE prints, from such a record, what the run that wrote it printed.
 """
+import json
 import concurrent.futures as cf
 import importlib.util
 import os
@@ -211,6 +219,18 @@ def main(argv):
         i = args.index("--only"); only = args[i + 1]; del args[i:i + 2]
     if "--table" in args:
         args.remove("--table"); table = True
+    record = None
+    if "--record" in args and args.index("--record") + 1 < len(args):
+        i = args.index("--record"); record = args[i + 1]; del args[i:i + 2]
+    if "--from" in args and args.index("--from") + 1 < len(args) and len(args) == 2:
+        path = args[args.index("--from") + 1]
+        try:
+            rec = json.load(open(path))
+            lines, rows = rec["lines"], rec["table"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"wrongs.py: {path} is no record of wrongs.py --record ({e})", file=sys.stderr)
+            return 2
+        return show(lines, rows, table)
     if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
@@ -221,7 +241,7 @@ def main(argv):
     mans = pack.manifests()
     chapter_of = {t["fn"]: nn for nn, m in mans.items() for t in m["tasks"]}
     wrongs = wrong_versions(wrong_dir, only)
-    lines, ok = [], True
+    lines, rows, graded = [], [], {}
     for fn, name, path in wrongs:
         if fn not in chapter_of:
             lines.append((f"wrong/{fn}", False, f"{fn}/{name}: no task {fn} in any manifest"))
@@ -256,11 +276,17 @@ def main(argv):
 
                 def one(c=c, fn=fn, name=name, src=src, body=body):
                     o = c.compile(replace_region(src, fn, body), src, f"{fn}.{name}")
-                    return c.grade(fn, (src, o), f"{fn}.{name}")
+                    rows = []
+                    score, total = c.grade(fn, (src, o), f"{fn}.{name}", rows)
+                    caught = [r[0] for r in rows if r[3] < r[4] or r[4] == 0]
+                    return score, total, caught
                 jobs.append((name, fn, mistake, path, ex.submit(one)))
             for kind, fn, mistake, path, fut in jobs:
+                caught = []
                 try:
-                    score, total = fut.result()
+                    got = fut.result()
+                    score, total = got[:2]
+                    caught = got[2] if len(got) > 2 else []
                 except Exception as e:   # a wrong version that does not compile
                     score, total, err = None, None, str(e).split("\n")[-2:]
                 nn = chapter_of[fn]
@@ -275,22 +301,36 @@ def main(argv):
                 else:
                     if score is None:
                         lines.append((fn, False, f"{fn}/{kind} compiles: {' '.join(err)}"))
+                        graded[f"{fn}/{kind}"] = {"error": " ".join(err)}
                         continue
                     lines.append((fn, score < total,
                                   f"{fn}/{kind} loses points (score {score:g}/{total:g})"))
-                    if table:
-                        print(f"ch{nn}\t{fn}\t{kind}\t{score:g}/{total:g}\t{mistake}")
+                    graded[f"{fn}/{kind}"] = {"score": score, "total": total, "caught": caught}
+                    rows.append(f"ch{nn}\t{fn}\t{kind}\t{score:g}/{total:g}\t{mistake}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for _, good, text in lines:
-        ok = ok and good
-        if not table:
-            print(("ok - " if good else "not ok - ") + text)
+    lines = [[good, text] for _, good, text in lines]
+    if record:
+        with open(record + ".tmp", "w") as f:
+            json.dump({"lines": lines, "table": rows, "graded": graded}, f, indent=0)
+        os.replace(record + ".tmp", record)
+        show(lines, rows, table)
+        return 0   # a complete record, whatever it found: its readers report
+    return show(lines, rows, table)
+
+
+def show(lines, rows, table):
+    """Print the TAP lines (or the table); 0 if every line is good."""
     if table:
-        bad = [t for _, g, t in lines if not g]
-        for t in bad:
-            print("fails: " + t, file=sys.stderr)
-    return 0 if ok else 1
+        for r in rows:
+            print(r)
+        for good, text in lines:
+            if not good:
+                print("fails: " + text, file=sys.stderr)
+    else:
+        for good, text in lines:
+            print(("ok - " if good else "not ok - ") + text)
+    return 0 if all(good for good, _ in lines) else 1
 
 
 if __name__ == "__main__":
