@@ -8,6 +8,12 @@
 # Wall-clock timings (stdout sections "== measured ... ==", data files
 # measured_*) are the one exemption; the second build then draws its figures and
 # book from the first build's timings, and those must match byte for byte.
+# The second build is also killed (SIGKILL to make and all it started) at three
+# moments: while its programs run, while pandoc writes the PDF's LaTeX, and while
+# LaTeX writes book.aux; and its book.aux is then cut in half as a kill leaves
+# it. Each time the next make completes, and the results must still be
+# identical to the first build's: a kill leaves nothing half-written that a
+# later make would take for finished.
 # BUILD_DIR/repro is removed again when everything matches, kept otherwise.
 set -u
 B=$1
@@ -34,10 +40,29 @@ remake() {
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
     B="$R" "$@" >> "$T/make.log" 2>&1
 }
+# kill_when WHAT CONDITION TARGET...: a make of TARGET in a process group of
+# its own, killed with everything it started as soon as CONDITION (a shell
+# test) holds; one TAP line says whether the kill landed before make finished.
+kill_when() {
+  local what=$1 cond=$2; shift 2
+  book/build/sweep.sh "$R"   # the last kill's temporaries, which CONDITION could match
+  setsid env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
+    -j"$(nproc 2>/dev/null || echo 2)" B="$R" "$@" >> "$T/make.log" 2>&1 &
+  local pid=$! landed=0
+  while kill -0 "$pid" 2>/dev/null; do
+    if eval "$cond"; then kill -KILL -- "-$pid" 2>/dev/null && landed=1; break; fi
+    sleep 0.05
+  done
+  wait "$pid" 2>/dev/null
+  if [ $landed = 1 ]; then pass "the second build killed $what"
+  else fail "the second build killed $what" "make ended before: $(tail -n 3 "$T/make.log")"; fi
+}
+first_output() { compgen -G "$R/out/ch*.txt" >/dev/null; }
+kill_when "while its programs run" first_output outputs
 if remake outputs; then
-  pass "a second clean build of the program outputs into $R"
+  pass "a second clean build of the program outputs into $R, after the kill"
 else
-  fail "a second clean build of the program outputs into $R" "$(tail -n 15 "$T/make.log")"; exit 0
+  fail "a second clean build of the program outputs into $R, after the kill" "$(tail -n 15 "$T/make.log")"; exit 0
 fi
 
 # why A B: a few words on how two differing files differ
@@ -111,12 +136,20 @@ for p in "${measured[@]}"; do
   rm -f "$R/data/$p"/measured_*
   for f in "$B/data/$p"/measured_*; do [ -e "$f" ] && cp "$f" "$R/data/$p/"; done
 done
-if remake all; then
-  pass "the second build's figures and book, from the first build's measurements"
+# pdf.sh works in R/tex.tmp.PID: pandoc writes book.tex there, then LaTeX runs
+in_pandoc() { compgen -G "$R/tex.tmp.*" >/dev/null && ! compgen -G "$R/tex.tmp.*/book.tex" >/dev/null; }
+in_latex() { compgen -G "$R/tex.tmp.*/book.aux" >/dev/null; }
+kill_when "while pandoc writes the PDF's LaTeX" in_pandoc all
+kill_when "while LaTeX writes book.aux" in_latex all
+if remake all && remake -q all; then
+  pass "the second build's figures and book, from the first build's measurements, after the kills"
 else
-  fail "the second build's figures and book, from the first build's measurements" \
+  fail "the second build's figures and book, from the first build's measurements, after the kills" \
     "$(tail -n 15 "$T/make.log")"; exit 0
 fi
+left=$(find "$R" -name '*.tmp.*' 2>/dev/null | head -n 5)
+if [ -z "$left" ]; then pass "no temporary file of a killed make outlives the next make"
+else fail "no temporary file of a killed make outlives the next make" "$left"; fi
 
 mapfile -t pages < <(files_in html)
 for f in "${pages[@]}"; do same "$f" "$f"; done
@@ -128,6 +161,16 @@ same "figures/*.svg" "${svgs[@]}"
 same "figures/*.pdf" "${figpdfs[@]}"
 same "the PDF book" attention-in-c.pdf
 same "the EPUB book" attention-in-c.epub
+
+# a book.aux cut short, as a kill while LaTeX writes it leaves one: the next
+# make still completes, and makes the same PDF
+if [ -s "$R/tex/book.aux" ]; then
+  head -c $(( $(stat -c %s "$R/tex/book.aux") / 2 )) "$R/tex/book.aux" > "$T/aux" &&
+    cp "$T/aux" "$R/tex/book.aux" && rm -f "$R/attention-in-c.pdf"
+  if remake all && remake -q all; then pass "a book.aux cut in half: the next make completes"
+  else fail "a book.aux cut in half: the next make completes" "$(tail -n 8 "$T/make.log")"; differ=1; fi
+  same "the PDF book made after the cut book.aux" attention-in-c.pdf
+else fail "the build keeps LaTeX's auxiliary files in $R/tex"; differ=1; fi
 
 [ "$differ" = 0 ] && rm -rf "$R"
 exit 0

@@ -17,7 +17,10 @@
 #      modules names, must not send make looking for the old source);
 #   5. a header moves with it, its includes edited (as the engine moved
 #      train/additive.h to layers/): the unit test that includes it rebuilds (its
-#      stale .d must not hand the old header to the compiler).
+#      stale .d must not hand the old header to the compiler);
+#   6. two make -j2 at once from nothing in one build directory: the compile
+#      steps, where both write the same objects at the same moment, succeed.
+# (A make killed at any moment: tests/reproducible.sh kills its second build.)
 # The copy starts from BUILD_DIR's finished build (tar keeps file times, so make
 # finds it up to date) and only what is removed from it is remade: a few seconds.
 set -u
@@ -144,4 +147,16 @@ if ! mk build/tests/test_kernel_regression > "$T/move-h.log" 2>&1; then
 elif ! "$W/build/tests/test_kernel_regression" > "$T/move-h.run" 2>&1; then
   fail "$what" "the rebuilt test fails: $(tail -n 3 "$T/move-h.run")"
 else pass "$what"; fi
+
+# --- 6. two makes at once from nothing -----------------------------------------
+# They compile at -O0 (the race is the same, the compiler three times faster).
+what="two make -j2 at once in one build directory, from nothing"
+fast=(CFLAGS="-std=c11 -O0 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow -Werror")
+race() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j2 B="$T/race" \
+           "${fast[@]}" library programs; }
+race > "$T/race-a.log" 2>&1 & a=$!
+race > "$T/race-b.log" 2>&1; sb=$?
+wait $a; sa=$?
+if [ $sa -eq 0 ] && [ $sb -eq 0 ]; then pass "$what"
+else fail "$what" "$(tail -n 6 "$T/race-a.log"; tail -n 6 "$T/race-b.log")"; fi
 exit 0
