@@ -54,6 +54,8 @@ kill_when() {
     sleep 0.05
   done
   wait "$pid" 2>/dev/null
+  # the group's processes die a moment after make: the next make comes later
+  for _ in $(seq 200); do pgrep -g "$pid" >/dev/null 2>&1 || break; sleep 0.05; done
   if [ $landed = 1 ]; then pass "the second build killed $what"
   else fail "the second build killed $what" "make ended before: $(tail -n 3 "$T/make.log")"; fi
 }
