@@ -10,7 +10,7 @@
 // (deterministic), and wall-clock time measured on this machine (the only
 // section, "measured ...", and data files, measured_*.dat, that vary by run).
 //
-// Test args: --max-dense 256
+// Test args: --max-dense 64 --max-n 256
 
 #include <math.h>
 #include <stdio.h>
@@ -741,7 +741,7 @@ static void section_counted(report_t *r) {
 
 // Inputs and buffers every timed call uses, sized for the largest n.
 typedef struct {
-    int d, max_dense;
+    int d, max_dense, max_n;
     float *q, *k, *v, *out, *w, *emb_k, *emb_v;
     unsigned char *mask;
     sparse_pattern_t pat;
@@ -889,7 +889,7 @@ static void measure_sweep(report_t *r, bench_t *b, double t[][N_SIZES]) {
         for (int s = 0; s < N_SIZES; s++) {
             int n = SWEEP_LO << s;
             t[v][s] = -1.0; // not measured
-            if (stopped || (is_dense(v) && n > b->max_dense)) continue;
+            if (stopped || n > b->max_n || (is_dense(v) && n > b->max_dense)) continue;
             bench_prepare(b, v, n);
             t[v][s] = bench_time(b, v, n);
             // the next size costs 2x (linear) to 4x (quadratic): stop early
@@ -910,15 +910,18 @@ static void measure_sweep(report_t *r, bench_t *b, double t[][N_SIZES]) {
     report_data_close(r, f);
 }
 
+// at n = DENSITY_N, or --max-n if smaller (its windows then stop at n)
 static void measure_density(report_t *r, bench_t *b) {
-    int n = DENSITY_N, d = b->d;
+    int n = DENSITY_N < b->max_n ? DENSITY_N : b->max_n, d = b->d;
     FILE *f = report_data(r, "measured_density.dat");
     if (f) fprintf(f, "# density, seconds: masked dense, sparse kernel (n = %d)\n", n);
     printf("\nn = %d, local windows: seconds per call\n", n);
     printf("%8s %12s %12s\n", "density", "masked", "kernel");
     for (int t = 0; t < N_DENSITY; t++) {
+        if (t > 0 && DENSITY_WINDOWS[t - 1] >= n) break;
+        int window = DENSITY_WINDOWS[t] < n ? DENSITY_WINDOWS[t] : n;
         sparse_free(&b->pat);
-        xok(PROG, sparse_build(&b->pat, n, DENSITY_WINDOWS[t], 0, 0), "sparse_build");
+        xok(PROG, sparse_build(&b->pat, n, window, 0, 0), "sparse_build");
         sparse_to_mask(&b->pat, b->mask);
         double best_m = INFINITY, best_k = INFINITY;
         for (int rep = 0; rep < 2; rep++) {
@@ -962,8 +965,8 @@ static void print_measured(double t[][N_SIZES]) {
                VNAME[pairs[k][1]], measured_crossover(t, pairs[k][0], pairs[k][1]));
 }
 
-static void section_measured(report_t *r, rng_t *rng, long max_dense) {
-    bench_t b = {.d = EQ_D, .max_dense = (int)max_dense};
+static void section_measured(report_t *r, rng_t *rng, long max_dense, long max_n) {
+    bench_t b = {.d = EQ_D, .max_dense = (int)max_dense, .max_n = (int)max_n};
     long big = (long)SWEEP_HI * EQ_D, dense = (long)max_dense * max_dense;
     if (dense < (long)DENSITY_N * DENSITY_N) dense = (long)DENSITY_N * DENSITY_N;
     b.q = normal_floats(rng, big, 1.0f), b.k = normal_floats(rng, big, 1.0f);
@@ -1263,8 +1266,8 @@ static double fast_time(int kernel, const float *q, const float *k, const float 
 }
 
 // The three exact kernels, one idea apart, timed at a few n (d = 64).
-// n = 256, 512, 1024, up to max_dense (n = 256 always)
-static void section_measured_fast(report_t *r, rng_t *rng, long max_dense) {
+// n = 256, 512, 1024, up to max_dense and max_n (n = 256 always)
+static void section_measured_fast(report_t *r, rng_t *rng, long max_dense, long max_n) {
     static const int NS[] = {256, 512, 1024};
     report_section(r, "measured: from loops to a fast kernel");
     machine_label();
@@ -1275,7 +1278,7 @@ static void section_measured_fast(report_t *r, rng_t *rng, long max_dense) {
     if (f) fprintf(f, "# n  GFLOP/s: standard online tiled\n");
     int stop = 0;
     for (size_t i = 0; i < sizeof NS / sizeof NS[0] && !stop; i++) {
-        if (i > 0 && NS[i] > max_dense) break;
+        if (i > 0 && (NS[i] > max_dense || NS[i] > max_n)) break;
         const int n = NS[i], d = FAST_D;
         float *q = normal_floats(rng, (long)n * d, 1.0f),
               *k = normal_floats(rng, (long)n * d, 1.0f);
@@ -1298,7 +1301,7 @@ static void section_measured_fast(report_t *r, rng_t *rng, long max_dense) {
 }
 
 int main(int argc, char **argv) {
-    long max_dense = 2048;
+    long max_dense = 2048, max_n = SWEEP_HI;
     const cli_opt_t opts[] = {
         {.name = "--max-dense",
          .meta = "N",
@@ -1307,10 +1310,17 @@ int main(int argc, char **argv) {
          .help = "largest n timed for the O(n^2) variants",
          .min = 16,
          .max = 8192},
+        {.name = "--max-n",
+         .meta = "N",
+         .kind = CLI_INT,
+         .ival = &max_n,
+         .help = "largest n timed for any variant",
+         .min = 16,
+         .max = SWEEP_HI},
     };
     cli_t cli = {.program = PROG,
                  .opts = opts,
-                 .n_opts = 1,
+                 .n_opts = 2,
                  .seed = 42,
                  .summary = "Chapter 5: attention variants and what they cost."};
     report_t r;
@@ -1332,7 +1342,7 @@ int main(int argc, char **argv) {
     section_counted(&r);
     section_fast_exact(&r, &rng);
     section_flash(&r, cli.seed);
-    section_measured(&r, &rng, max_dense);
-    section_measured_fast(&r, &rng, max_dense);
+    section_measured(&r, &rng, max_dense, max_n);
+    section_measured_fast(&r, &rng, max_dense, max_n);
     return report_close(&r) == 0 ? 0 : 1;
 }

@@ -9,6 +9,10 @@
 //
 // --d-model sets the width of the encodings; --seq-len is the "training
 // length" L: the learned table's size and the length ALiBi is compared at.
+// --context-steps and --context-tests shrink the context-extension experiment,
+// the program's slowest part, for the tests (valgrind, sanitizers).
+//
+// Test args: --context-steps 100 --context-tests 60
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +55,7 @@ static const int PERM[SENT_N] = {5, 4, 3, 2, 1, 0};      // read backwards
 
 typedef struct {
     int d, len;   // --d-model, --seq-len (L)
+    int ext_steps, ext_eval;   // --context-steps, --context-tests
 } config_t;
 
 // ---------------------------------------------------------------------------
@@ -579,12 +584,12 @@ static void section_rope_decay(report_t *r) {
 // queries the n - 1 before it and must put its largest weight on key p: find
 // the earlier copy of yourself, wherever it is. One RoPE head, q = x W_q,
 // k = x W_k, both (EXT_D, EXT_D), trained at length EXT_L.
-enum { EXT_D = 32, EXT_V = 512, EXT_L = 32, EXT_STEPS = 400, EXT_BATCH = 8,
-       EXT_EVAL = 300 };
+enum { EXT_D = 32, EXT_V = 512, EXT_L = 32, EXT_BATCH = 8 };
 enum { EXT_PLAIN, EXT_PI, EXT_NTK, EXT_METHODS };
 static const char *const EXT_NAME[EXT_METHODS] = {"plain", "interpolated", "NTK-aware"};
 
 typedef struct {
+    int steps, eval;         // training steps, test sequences per length
     float *emb;              // (EXT_V, EXT_D) token vectors
     float w[2 * EXT_D * EXT_D];   // W_q then W_k
     int tok[4 * EXT_L];      // the current sequence
@@ -657,7 +662,7 @@ static double ext_grad(ext_t *e, float *g, int p) {
     return loss;
 }
 
-// Percent of EXT_EVAL sequences of length n whose largest weight is on the
+// Percent of e->eval sequences of length n whose largest weight is on the
 // copy: all, and (far) those whose copy lies EXT_L or more positions back.
 typedef struct {
     double all, far;
@@ -668,7 +673,7 @@ static ext_acc_t ext_accuracy(ext_t *e, int n, int method, rng_t *rng) {
     double scale = method == EXT_PI ? 1.0 / s : 1.0;
     double base = method == EXT_NTK ? rope_ntk_base(ROPE_BASE, EXT_D, s) : ROPE_BASE;
     int hits = 0, far = 0, far_hits = 0;
-    for (int i = 0; i < EXT_EVAL; i++) {
+    for (int i = 0; i < e->eval; i++) {
         int p = ext_sequence(e, n, rng), best = 0;
         ext_scores(e, n, scale, base);
         for (int j = 1; j < n - 1; j++)
@@ -676,10 +681,10 @@ static ext_acc_t ext_accuracy(ext_t *e, int n, int method, rng_t *rng) {
         hits += best == p;
         if (n - 1 - p >= EXT_L) far++, far_hits += best == p;
     }
-    return (ext_acc_t){100.0 * hits / EXT_EVAL, far ? 100.0 * far_hits / far : 0.0};
+    return (ext_acc_t){100.0 * hits / e->eval, far ? 100.0 * far_hits / far : 0.0};
 }
 
-// Trains e->w on EXT_STEPS batches at length EXT_L with Adam; first and last:
+// Trains e->w on e->steps batches at length EXT_L with Adam; first and last:
 // the mean loss of the first and of the last 20 steps.
 static void ext_train(ext_t *e, rng_t *rng, double *first, double *last) {
     enum { P = 2 * EXT_D * EXT_D };
@@ -688,7 +693,7 @@ static void ext_train(ext_t *e, rng_t *rng, double *first, double *last) {
     optim_adam_t adam = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
                          .m = m, .v = v, .n = P};
     *first = *last = 0.0;
-    for (int step = 0; step < EXT_STEPS; step++) {
+    for (int step = 0; step < e->steps; step++) {
         memset(g, 0, P * sizeof(float));
         double loss = 0.0;
         for (int b = 0; b < EXT_BATCH; b++)
@@ -696,7 +701,7 @@ static void ext_train(ext_t *e, rng_t *rng, double *first, double *last) {
         mat_scale(g, P, 1.0f / EXT_BATCH);
         optim_adam_step(&adam, e->w, g);
         if (step < 20) *first += loss / 20;
-        if (step >= EXT_STEPS - 20) *last += loss / 20;
+        if (step >= e->steps - 20) *last += loss / 20;
     }
     free(g), free(m), free(v);
 }
@@ -705,7 +710,7 @@ static void ext_train(ext_t *e, rng_t *rng, double *first, double *last) {
 // (at 4 EXT_L, copies EXT_L or more back). Every method sees the same sequences.
 static void ext_table(ext_t *e, uint64_t seed, double acc[EXT_METHODS][3],
                      double far[EXT_METHODS]) {
-    printf("%% of %d test sequences with the largest weight on the copy:\n", EXT_EVAL);
+    printf("%% of %d test sequences with the largest weight on the copy:\n", e->eval);
     printf("%-13s %9d %9d %9d %14s\n", "length", EXT_L, 2 * EXT_L, 4 * EXT_L,
            "4x, far");
     for (int meth = 0; meth < EXT_METHODS; meth++) {
@@ -747,10 +752,11 @@ static void ext_base_facts(report_t *r) {
     report_value(r, "rope_base_wavelength_max_500k", "%.0f", wl500k);
 }
 
-static void section_context(report_t *r, uint64_t seed) {
+static void section_context(report_t *r, const config_t *cfg, uint64_t seed) {
     rng_t rng;
     rng_seed(&rng, seed);
     ext_t *e = xmalloc(PROG, sizeof *e);
+    e->steps = cfg->ext_steps, e->eval = cfg->ext_eval;
     e->emb = xfloats(PROG, EXT_V * EXT_D);
     rng_fill_normal(&rng, e->emb, EXT_V * EXT_D, 0.0f, 1.0f);
     rng_fill_normal(&rng, e->w, 2 * EXT_D * EXT_D, 0.0f, 0.1f);
@@ -760,7 +766,7 @@ static void section_context(report_t *r, uint64_t seed) {
     printf("find the earlier copy: one RoPE head, d = %d, %d token vectors,\n", EXT_D,
            EXT_V);
     printf("trained on %d sequences of length %d (base %d)\n",
-           EXT_STEPS * EXT_BATCH, EXT_L, ROPE_BASE);
+           e->steps * EXT_BATCH, EXT_L, ROPE_BASE);
     printf("loss: %.3f over the first 20 steps, %.3f over the last 20\n", first, last);
     ext_table(e, seed, acc, far);
     ext_base_facts(r);
@@ -777,8 +783,8 @@ static void section_context(report_t *r, uint64_t seed) {
                       acc[EXT_PLAIN][0] == acc[EXT_NTK][0]);
     report_value(r, "ext_d", "%.0f", EXT_D);
     report_value(r, "ext_L", "%.0f", EXT_L);
-    report_value(r, "ext_train_seqs", "%.0f", EXT_STEPS * EXT_BATCH);
-    report_value(r, "ext_eval", "%.0f", EXT_EVAL);
+    report_value(r, "ext_train_seqs", "%.0f", e->steps * EXT_BATCH);
+    report_value(r, "ext_eval", "%.0f", e->eval);
     report_value(r, "ext_loss_first", "%.3f", first);
     report_value(r, "ext_loss_last", "%.3f", last);
     report_value(r, "ext_1x", "%.1f", acc[EXT_PLAIN][0]);
@@ -1091,13 +1097,19 @@ static int check_options(const cli_t *cli, char *why, size_t size) {
 }
 
 int main(int argc, char **argv) {
-    long d_model = 64, seq_len = 16;
+    long d_model = 64, seq_len = 16, ext_steps = 400, ext_eval = 300;
     const cli_opt_t opts[] = {
         {.name = "--d-model", .meta = "N", .help = "width of the encodings (even)",
          .kind = CLI_INT, .ival = &d_model, .min = 18, .max = 512},
         {.name = "--seq-len", .meta = "N",
          .help = "training length L: learned table size, ALiBi comparison",
          .kind = CLI_INT, .ival = &seq_len, .min = 4, .max = 64},
+        {.name = "--context-steps", .meta = "N",
+         .help = "training steps, context extension",
+         .kind = CLI_INT, .ival = &ext_steps, .min = 40, .max = 4000},
+        {.name = "--context-tests", .meta = "N",
+         .help = "test sequences, context extension",
+         .kind = CLI_INT, .ival = &ext_eval, .min = 30, .max = 3000},
     };
     cli_t cli = {.program = PROG,
                  .summary = "Chapter 7: positional encoding (sinusoidal, learned, "
@@ -1109,7 +1121,8 @@ int main(int argc, char **argv) {
     if (rc >= 0) return rc;
     rng_t rng;
     rng_seed(&rng, cli.seed);
-    config_t cfg = {.d = (int)d_model, .len = (int)seq_len};
+    config_t cfg = {.d = (int)d_model, .len = (int)seq_len, .ext_steps = (int)ext_steps,
+                    .ext_eval = (int)ext_eval};
 
     section_permutation(&r, &rng);
     section_table(&r, &cfg);
@@ -1122,7 +1135,7 @@ int main(int argc, char **argv) {
     section_rope_rotation(&r, &cfg, &rng);
     section_rope_relative(&r, &cfg, &rng);
     section_rope_decay(&r);
-    section_context(&r, cli.seed + 7);
+    section_context(&r, &cfg, cli.seed + 7);
     section_alibi_slopes(&r);
     section_alibi_long(&r, &cfg, &rng);
     section_compare(&r, &cfg, &rng);
