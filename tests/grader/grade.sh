@@ -67,6 +67,16 @@ if [ "$(id -u)" = 0 ]; then
   # Killing every process of the user is safe only for a user kept for grading.
   [ "$GRADER_USER" != nobody ] && SWEEP=1
 fi
+# Two gradings with one kept test user would kill each other's compilers and
+# tests (each sweeps the user): one at a time, by a lock in a folder only root
+# can write (a lock in /tmp could be a student's symlink).
+if [ "$SWEEP" = 1 ]; then
+  L=/run/attention-grader
+  if mkdir -p -m 700 "$L" 2>/dev/null && [ -d "$L" ] && [ ! -L "$L" ] &&
+     [ "$(stat -c %u "$L")" = 0 ] && exec 9>>"$L/$GRADER_USER.lock"; then
+    flock -w 900 9 || { echo "grade.sh: another grading kept $GRADER_USER for 900 s" >&2; exit 2; }
+  fi
+fi
 sweep() { [ "$SWEEP" = 1 ] && pkill -KILL -U "$RUN_UID" 2>/dev/null; return 0; }
 cleanup() { sweep; [ -n "${GRADER_KEEP:-}" ] && { echo "kept $W" >&2; return; }; rm -rf "$W"; }
 trap cleanup EXIT
