@@ -158,7 +158,11 @@
     if (!words(q).length) return [];
     return engine.search(q).slice(0, 12).map(function (hit) {
       var r = window.BOOK_SEARCH[hit.id];
-      var terms = hit.terms.slice().sort(function (a, b) { return b.length - a.length; })
+      // a symbol's name that matched ("alpha") marks the symbol (α) in the text
+      var symbols = (r.m || '').split(' ').map(function (p) { return p.split(':'); })
+        .filter(function (p) { return p[1] && hit.terms.indexOf(p[0]) >= 0; })
+        .map(function (p) { return p[1]; });
+      var terms = hit.terms.concat(symbols).sort(function (a, b) { return b.length - a.length; })
         .map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); });
       var find = new RegExp('(?<![\\p{L}\\p{N}])(' + terms.join('|') + ')', 'giu');
       var text = r.x, at = text.search(find);

@@ -52,7 +52,8 @@ fi
 # TeX as it is); the same check, run on them, must fail and quote the TeX.
 PS=$(mktemp -d)
 cp -r book "$PS/book"
-printf 'return { convert = function(t) return t, {} end }\n' > "$PS/book/filter/plainmath.lua"
+printf 'return { convert = function(t) return t, {} end, symbol = function() end }\n' \
+  > "$PS/book/filter/plainmath.lua"
 mkdir -p "$PS/b/html"
 mds=(chapters/[0-9][0-9]-*.md)
 progs=(code/ch[0-9][0-9]_*.c); progs=("${progs[@]#code/}"); progs=("${progs[@]%.c}")

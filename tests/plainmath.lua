@@ -26,9 +26,9 @@ local CASES = {
   { [[\sqrt{d_{\text{model}}}]], '√d_model' },
   { [[a = \sqrt{\frac{6}{d_{\text{in}} + d_{\text{out}}}} .]], 'a = √(6/(d_in + d_out)).' },
   { [[\sqrt[3]{x}]], '³√x' },
-  { [[-\tfrac12\lVert q\rVert^2]], '-1/2‖q‖²', 'lVert rVert' },
+  { [[-\tfrac12\lVert q\rVert^2]], '-1/2‖q‖²', '' },
   { [[\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right) V .]],
-    'Attention(Q, K, V) = softmax(QKᵀ/√d_k) V.', 'top sqrt' },
+    'Attention(Q, K, V) = softmax(QKᵀ/√d_k) V.', 'sqrt' },
   { [[K^{T}]], 'Kᵀ' },
   { [[x_j^\top]], 'x_jᵀ' },
   { [[W_Q^i]], 'W_Qⁱ' },
@@ -52,16 +52,26 @@ local CASES = {
     '(cos a, sin a; -sin a, cos a)', 'cos sin' },
   { [[\begin{aligned} r &= \sigma(x) \\ z &= 1 \end{aligned}]], 'r = σ(x); z = 1' },
   { [[\mathrm{d}K \mathrel{+}= \mathrm{d}S^\top Q]], 'dK += dSᵀ Q' },
-  { [[\max(M, \max_{j \in B} s_j)]], 'max(M, max_(j ∈ B) s_j)', 'max in' },
-  { [[e_{it} = v^\top \tanh(s)]], 'e_it = vᵀ tanh(s)', 'top tanh' },
+  { [[\max(M, \max_{j \in B} s_j)]], 'max(M, max_(j ∈ B) s_j)', 'max' },
+  { [[e_{it} = v^\top \tanh(s)]], 'e_it = vᵀ tanh(s)', 'tanh' },
   { [[\exp s_j]], 'exp s_j' },
-  { [[0 \le H \le \ln m]], '0 ≤ H ≤ ln m', 'le ln' },
-  { [[T \in \{0.1, 0.5\}]], 'T ∈ {0.1, 0.5}', 'in' },
+  { [[0 \le H \le \ln m]], '0 ≤ H ≤ ln m', 'ln' },
+  { [[T \in \{0.1, 0.5\}]], 'T ∈ {0.1, 0.5}', '' },
   { [[\left.x\right|_{0}]], 'x|_0' },
   { [[\unknowncmd{x} + \foo y]], 'unknowncmd x + foo y', 'unknowncmd foo' },
   { [[\lceil M / 4d \rceil]], '⌈M / 4d⌉' },
   { '', '' },
 }
+
+-- the symbol a name stands for, which the search marks in a snippet
+for name, want in pairs({ alpha = 'α', sqrt = '√', partial = '∂', cdot = '·', exp = false,
+    frac = false }) do
+  cases = cases + 1
+  local got = pm.symbol and pm.symbol(name)
+  if (got or false) ~= want then
+    fail(string.format('symbol(%q): got %q, want %q', name, tostring(got), tostring(want)))
+  end
+end
 
 for _, c in ipairs(CASES) do
   cases = cases + 1

@@ -82,6 +82,12 @@ for name in pairs(font) do quiet[name] = true end
 for name in pairs(drop) do quiet[name] = true end
 for name in pairs(space) do quiet[name] = true end
 quiet.mathbb = true
+-- and names that are everyday words or say little (a query "top" or "in" is
+-- about the prose, not about Kᵀ or x ∈ S)
+for _, name in ipairs({ 'top', 'in', 'to', 'mid', 'le', 'ge', 'ne', 'neq', 'leq', 'geq',
+  'll', 'gg', 'sim', 'circ', 'dots', 'ldots', 'cdots', 'vdots', 'vert', 'prime', 'lvert',
+  'rvert', 'lVert', 'rVert', 'Vert', 'lceil', 'rceil', 'lfloor', 'rfloor', 'langle',
+  'rangle', 'lbrace', 'rbrace', 'ast' }) do quiet[name] = true end
 
 -- A piece is a term when it holds no space or operator outside parentheses:
 -- d_k, exp(s_j), 2h² are terms; a + b, -x, i-1 are not.
@@ -284,6 +290,15 @@ local function tidy(s)
   s = s:gsub('%( ', '('):gsub(' %)', ')'):gsub(' ([,.;])', '%1'):gsub(';$', '')
   s = s:gsub('([%w%)²])∑', '%1 ∑'):gsub('([%w%)²])∏', '%1 ∏')
   return s
+end
+
+-- The symbol a command's name stands for in the plain text (alpha -> α,
+-- sqrt -> √), or nil: the search marks it in a snippet when the name matched.
+function M.symbol(name)
+  if name == 'sqrt' then return '√' end
+  local s = greek[name] or binary[name] or symbol[name]
+  if s and s ~= "'" and s ~= '{' and s ~= '}' then return s end
+  return nil
 end
 
 -- The plain text of TeX maths, and the names of the commands it uses that say

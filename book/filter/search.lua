@@ -1,6 +1,6 @@
 -- search.lua -- the records of the offline search: one per section of a
 -- chapter page (page p, id i, number and title t, the headings around and
--- inside it h, text x, the names of its formulas' symbols m), written as JavaScript object literals to LITERATE_DEPS
+-- inside it h, text x, the names of its formulas' symbols m, "alpha:α"), written as JavaScript object literals to LITERATE_DEPS
 -- with ".search" for ".d". The Makefile joins them into
 -- BUILD/html/search-index.js, which book/book.js loads with a <script> tag
 -- (fetch() does not work from file://) and indexes with MiniSearch.
@@ -37,6 +37,18 @@ local function plain(block, names)
     end,
   })
   return pandoc.utils.stringify(walked)
+end
+
+-- The names of a record's symbols, each followed by the symbol it stands for
+-- when it has one ("sqrt:√ alpha:α exp"): the words are indexed, and book.js
+-- marks the symbol in a snippet when the name matched.
+local function symbols(names)
+  local out = {}
+  for _, name in ipairs(names) do
+    local sym = plainmath.symbol(name)
+    out[#out + 1] = sym and (name .. ':' .. sym) or name
+  end
+  return table.concat(out, ' ')
 end
 
 function M.write(blocks)
@@ -76,7 +88,7 @@ function M.write(blocks)
   for _, r in ipairs(records) do
     out[#out + 1] = string.format('{p:%s,i:%s,t:%s,h:%s,x:%s,m:%s}', json(page), json(r.id),
       json(r.title), json(clean(table.concat(r.heads, ' / '))), json(clean(table.concat(r.text, ' '))),
-      json(table.concat(r.names, ' ')))
+      json(symbols(r.names)))
   end
   util.write_atomically(deps_file:gsub('%.d$', '') .. '.search', table.concat(out, ',\n') .. (#out > 0 and ',\n' or ''))
 end

@@ -460,6 +460,8 @@ async function readerTools(browser, desktop, phone) {
       ['temprature', { text: /temperature/i }, 1],
       ['attention_scores', { text: /attention_scores/ }, 1],
       ['sqrt d_k', { title: /square root of d_k/ }, 1],
+      // a symbol by its name: found, and the symbol marked in the snippet
+      ['alpha', { text: /α/ }, 1],
     ];
     const probs = [];
     await page.goto(url(first), { waitUntil: 'load' });
@@ -484,6 +486,9 @@ async function readerTools(browser, desktop, phone) {
             shown.map((h) => h.title).join(' | '));
         }
         if (!hits[0].marked.length) probs.push(`"${q}": the first result marks no matched word`);
+        if (want.text && !hits[0].marked.some((m) => want.text.test(m))) {
+          probs.push(`"${q}": the first result does not mark ${want.text}: ${hits[0].marked.join(', ')}`);
+        }
       } catch (e) { probs.push(`"${q}": ${String(e.message || e).split('\n')[0]}`); }
     }
     // every word must match: a word in no section finds nothing
@@ -492,7 +497,7 @@ async function readerTools(browser, desktop, phone) {
     const none = await page.$$eval('#search-results li', (lis) => lis.length);
     if (none !== 0) probs.push(`"softmax qwzxvj" (a word in no section) found ${none} sections`);
     await page.fill('#search', '');
-    check('search: a prefix ("softm"), typos ("atention"), a function (attention_scores), a formula (sqrt d_k)', probs);
+    check('search: a prefix ("softm"), typos ("atention"), a function (attention_scores), a formula (sqrt d_k), a symbol (alpha)', probs);
   }
   await page.goto(url(first), { waitUntil: 'load' });
   check(SNIPPET_CHECK, await searchSnippetProblems(page));
