@@ -36,7 +36,7 @@ fi
 [ -s "$B/html/index.html" ] || { fail "the HTML book is built" "$B/html/index.html is missing"; exit 0; }
 
 CO=$(mktemp)
-TAP_START=$TAP_N timeout 300 node tests/browser/check.mjs "$B" > "$CO"
+TAP_START=$TAP_N timeout 600 node tests/browser/check.mjs "$B" > "$CO"
 rc=$?
 cat "$CO"
 # the lines after check.mjs's are numbered on from its last

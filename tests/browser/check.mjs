@@ -654,9 +654,9 @@ async function readerTools(browser, desktop, phone) {
 }
 
 const timer = setTimeout(() => {
-  result(false, 'the browser test finished in time', 'gave up after 240 s');
+  result(false, 'the browser test finished in time', 'gave up after 480 s');
   process.exit(1);
-}, 240000);
+}, 480000);
 // `node check.mjs BUILD --search-snippets`: that one check, on BUILD/html's first
 // chapter page (tests/browser.sh runs it on a book whose index keeps raw TeX).
 async function searchOnly() {
