@@ -6,10 +6,10 @@
 // models on it with hand-written backward passes and Adam -- the GRU decoder
 // with additive attention, and the same decoder that sees only one fixed
 // summary of the source -- then compares them on held-out sentences: exact
-// match, per-token accuracy, accuracy against length, the alignment the
-// attention model learned, and example translations. Finally assembles the
-// encoder-decoder Transformer from chapter 4's blocks and runs it forward on
-// the same shapes.
+// match, per-token accuracy, beam search beside greedy decoding (the
+// baseline), accuracy against length, the alignment the attention model
+// learned, and example translations. Finally assembles the encoder-decoder
+// Transformer from chapter 4's blocks and runs it forward on the same shapes.
 //
 // Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
 // terminal. The trained weights go to DIR/weights_attn.bin and
@@ -46,6 +46,7 @@ enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX
 #define LR 0.008f
 enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
 #define CLIP_NORM 5.0
+enum { BEAM = 4 };         // the beam search's width (small: it decodes the test set)
 
 typedef struct {
     const char *name;      // "attention" / "baseline"
@@ -59,6 +60,10 @@ typedef struct {
     double bin_exact[N_BINS];
     int *test_out;         // (N_TEST, U_MAX) greedy outputs
     float *test_alpha;     // (N_TEST, U_MAX, MAX_LEN) attention, attention model only
+    // the baseline: beam search of width BEAM on the test split, and width 1
+    int *beam_out, *beam1_out;     // (N_TEST, U_MAX) each
+    double *beam_score, *beam1_score;   // (N_TEST,) total log probabilities
+    double beam_seconds, beam_exact, beam_token;
 } model_t;
 
 typedef struct {
@@ -100,6 +105,10 @@ static void model_new(model_t *md, const char *name, int attention, run_t *run,
     md->bb = &run->bb;
     md->test_out = xmalloc(PROG, (size_t)N_TEST * U_MAX * sizeof(int));
     md->test_alpha = xfloats(PROG, (size_t)N_TEST * U_MAX * MAX_LEN);
+    md->beam_out = xmalloc(PROG, 2 * (size_t)N_TEST * U_MAX * sizeof(int));
+    md->beam1_out = md->beam_out + (size_t)N_TEST * U_MAX;
+    md->beam_score = xmalloc(PROG, 2 * (size_t)N_TEST * sizeof(double));
+    md->beam1_score = md->beam_score + N_TEST;
 }
 
 static void model_free(model_t *md) {
@@ -107,6 +116,8 @@ static void model_free(model_t *md) {
     s2s_work_free(md->md.work);
     free(md->test_out);
     free(md->test_alpha);
+    free(md->beam_out);
+    free(md->beam_score);
 }
 
 // Greedy-decode a split; out (n, U_MAX), alpha (n, U_MAX, MAX_LEN) or NULL, in
@@ -163,6 +174,58 @@ static void train(model_t *md, run_t *run, rng_t *rng) {
                         .n_val = mirror_feed_count(f.val->n, f.eval_batch),
                         .train_batch = mirror_feed_train, .val_batch = mirror_feed_val};
     xok(PROG, trainer_run(&md->tr, &m, &d, rng), "trainer_run");
+}
+
+// Beam-search a split with the given width: out (n, U_MAX), score (n,) in the
+// split's own order, EVAL_BATCH / width sentences at a time.
+static void split_beam(model_t *md, const mirror_split_t *s, mirror_batch_t *bb,
+                       int width, int *out, double *score) {
+    static int o[EVAL_BATCH * U_MAX];
+    static double sc[EVAL_BATCH];
+    int per = EVAL_BATCH / width;
+    for (int i = 0; i < s->n; i += per) {
+        int b = s->n - i < per ? s->n - i : per;
+        const int *idx = s->order + i;
+        mirror_batch_fill(bb, s, idx, b, 0);
+        xok(PROG, s2s_beam(&md->md.p, &md->md.cfg, bb->src, bb->mask, b, bb->bt.t_len,
+                           width, o, sc, md->md.work), "s2s_beam");
+        for (int r = 0; r < b; r++) {
+            memcpy(out + (size_t)idx[r] * U_MAX, o + r * U_MAX, U_MAX * sizeof(int));
+            score[idx[r]] = sc[r];
+        }
+    }
+}
+
+// The exact-match rate of outputs out (n, U_MAX) on split s; *tok_acc the
+// per-token accuracy (target positions, EOS included), as split_decode counts.
+static double split_accuracy(const mirror_split_t *s, const int *out, double *tok_acc) {
+    long exact = 0, right = 0, total = 0;
+    int tgt[MAX_LEN + 1];
+    for (int i = 0; i < s->n; i++) {
+        int len = s->len[i], ok = 1;
+        mirror_translate(s->tok + i * MAX_LEN, len, tgt);
+        tgt[len] = S2S_EOS;
+        for (int j = 0; j <= len; j++) {
+            right += out[(size_t)i * U_MAX + j] == tgt[j];
+            ok &= out[(size_t)i * U_MAX + j] == tgt[j];
+        }
+        total += len + 1;
+        exact += ok;
+    }
+    *tok_acc = (double)right / (double)total;
+    return (double)exact / s->n;
+}
+
+// Beam search of width BEAM (timed) and of width 1 on the test split, for the
+// baseline only (the attention model's greedy translations are nearly all
+// right, and its decoding costs twice as much).
+static void test_beam(model_t *md, run_t *run) {
+    if (md->md.cfg.attention) return;
+    double t0 = clock_cpu_seconds();
+    split_beam(md, &run->test, &run->bb, BEAM, md->beam_out, md->beam_score);
+    md->beam_seconds = clock_cpu_seconds() - t0;
+    split_beam(md, &run->test, &run->bb, 1, md->beam1_out, md->beam1_score);
+    md->beam_exact = split_accuracy(&run->test, md->beam_out, &md->beam_token);
 }
 
 // ---------------------------------------------------------------------------
@@ -336,6 +399,54 @@ static void section_test(report_t *r, const run_t *run) {
         report_check_true(r, "attention model: exact match >= 0.99", at->exact >= 0.99);
         report_check_true(r, "attention beats the baseline", at->exact > bs->exact);
     }
+}
+
+// ---------------------------------------------------------------------------
+// beam search
+
+// Of the n test sentences, how many md's beam search translates otherwise than
+// greedy decoding, and how many of those more (*likelier) or less (*rarer)
+// probably by the model; *width1 how many width 1 translates otherwise than
+// s2s_greedy (none: the same search).
+static int beam_changes(const model_t *md, int n, int *likelier, int *rarer,
+                        int *width1) {
+    int changed = 0;
+    *likelier = *rarer = *width1 = 0;
+    for (int i = 0; i < n; i++) {
+        const int *g = md->test_out + (size_t)i * U_MAX;
+        const int *b1 = md->beam1_out + (size_t)i * U_MAX;
+        *width1 += memcmp(b1, g, U_MAX * sizeof(int)) != 0;
+        if (!memcmp(md->beam_out + (size_t)i * U_MAX, g, U_MAX * sizeof(int))) continue;
+        changed++;
+        *likelier += md->beam_score[i] > md->beam1_score[i];
+        *rarer += md->beam_score[i] < md->beam1_score[i];
+    }
+    return changed;
+}
+
+static void section_beam(report_t *r, const run_t *run) {
+    report_section(r, "beam search");
+    printf("the baseline's %d test sentences: beam search of width %d beside greedy\n",
+           run->test.n, BEAM);
+    printf("%-10s %8s %8s %10s %9s %9s %7s\n", "model", "greedy", "beam",
+           "beam token", "changed", "likelier", "rarer");
+    int width1 = 0;
+    for (int k = 0; k < run->n_models; k++) {
+        const model_t *md = &run->models[k];
+        if (md->md.cfg.attention) continue;
+        int likelier, rarer, w1;
+        int changed = beam_changes(md, run->test.n, &likelier, &rarer, &w1);
+        width1 += w1;
+        printf("%-10s %8.4f %8.4f %10.4f %9d %9d %7d\n", md->name, md->exact,
+               md->beam_exact, md->beam_token, changed, likelier, rarer);
+        report_value(r, "base_greedy_right", "%.0f", round(md->exact * run->test.n));
+        report_value(r, "base_beam_right", "%.0f", round(md->beam_exact * run->test.n));
+        report_value(r, "base_beam_changed", "%.0f", changed);
+        report_value(r, "base_beam_likelier", "%.0f", likelier);
+        report_value(r, "base_beam_rarer", "%.0f", rarer);
+    }
+    report_value(r, "beam", "%.0f", BEAM);
+    report_check_true(r, "width 1 translates as greedy decoding", width1 == 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -726,6 +837,10 @@ static void section_measured(report_t *r, const run_t *run) {
         printf("%-10s %6.2f s for %ld tokens: %.1f us per token\n", md->name,
                md->decode_seconds, tokens, 1e6 * md->decode_seconds / (double)tokens);
     }
+    for (int k = 0; k < run->n_models; k++)
+        if (!run->models[k].md.cfg.attention)
+            printf("%-10s %6.2f s for beam search of width %d\n", run->models[k].name,
+                   run->models[k].beam_seconds, BEAM);
 }
 
 // ---------------------------------------------------------------------------
@@ -765,6 +880,7 @@ static void run_train(report_t *r, run_t *run) {
         md->exact = split_decode(md, &run->test, &run->bb, md->test_out, md->test_alpha,
                                  &md->token_acc);
         md->decode_seconds = clock_cpu_seconds() - t0;
+        test_beam(md, run);
         save_weights(r, md,
                      md->md.cfg.attention ? "weights_attn.bin" : "weights_base.bin");
     }
@@ -805,6 +921,7 @@ int main(int argc, char **argv) {
     section_models(&r, &run);
     section_training(&r, &run);
     section_test(&r, &run);
+    section_beam(&r, &run);
     section_length(&r, &run);
     if (!o.no_attention) {
         section_alignment(&r, &run);

@@ -1,5 +1,5 @@
 // test_seq2seq.c -- the whole encoder-decoder: gradients against finite
-// differences (with and without attention), padding, greedy decoding.
+// differences (with and without attention), padding, greedy and beam decoding.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,3 +71,47 @@ static void gradcheck(int attention) {
 
 Test(seq2seq, gradients_with_attention) { gradcheck(1); }
 Test(seq2seq, gradients_without_attention) { gradcheck(0); }
+
+// Beam search on a model with random weights: width 1 gives s2s_greedy's
+// tokens; every width's score is the model's own log probability of the
+// translation it returns (the teacher-forced loss of that translation: this
+// fails if the decoder states are not reordered with their hypotheses); a
+// width that keeps every hypothesis (9^3 of them, u_max 4) is never beaten by
+// a narrower one.
+static void beam_check(int attention) {
+    s2s_config_t c = config(attention);
+    c.b_max = B * 729;
+    long n = s2s_param_count(&c);
+    float *buf = malloc((size_t)n * sizeof *buf);
+    rng_t rng;
+    rng_seed(&rng, 8);
+    s2s_init(buf, &c, &rng);
+    s2s_work_t *w = s2s_work_new(&c);
+    s2s_params_t p;
+    s2s_bind(&p, buf, &c);
+    p.b_out[S2S_PAD] = -30.0f;   // never written, as after training (the loss skips it)
+    int greedy[B * U], out[B * U], tin[B * U];
+    double score[B], widest[B];
+    cr_assert_eq(s2s_greedy(&p, &c, SRC, MASK, B, T, greedy, NULL, w), 0);
+    cr_assert_eq(s2s_beam(&p, &c, SRC, MASK, B, T, 729, out, widest, w), 0);
+    for (int width = 1; width <= 9; width++) {
+        cr_assert_eq(s2s_beam(&p, &c, SRC, MASK, B, T, width, out, score, w), 0);
+        if (width == 1) cr_assert_arr_eq(out, greedy, sizeof out);
+        for (int q = 0; q < B; q++) {
+            for (int j = 0; j < U; j++)
+                tin[q * U + j] = j ? out[q * U + j - 1] : S2S_BOS;
+            cr_assert(score[q] <= widest[q] + 1e-9, "width %d, sentence %d", width, q);
+        }
+        s2s_batch_t bt = {B, T, U, SRC, MASK, tin, out};
+        int count;
+        double loss = s2s_forward(&p, &c, &bt, w, &count);
+        cr_assert_float_eq(-loss, score[0] + score[1] + score[2], 1e-3, "width %d",
+                           width);
+    }
+    cr_assert_eq(s2s_beam(&p, &c, SRC, MASK, B, T, 730, out, score, w), -1);
+    s2s_work_free(w);
+    free(buf);
+}
+
+Test(seq2seq, beam_with_attention) { beam_check(1); }
+Test(seq2seq, beam_without_attention) { beam_check(0); }

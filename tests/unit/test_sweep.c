@@ -1275,6 +1275,26 @@ static void sw_beam(const int *s) {   // V, beam, max_len, start
         fin1(score, "score");
         for (int i = 0; i < rc; i++) cr_assert(out[i] >= 0 && out[i] < v);
     }
+    rc = beam_viterbi(logp, v, start, end, len, out, &score);
+    if (v < 1 || len < 1 || start < 0 || start >= v) {
+        cr_assert_eq(rc, -1, "beam_viterbi(%d, %d, %d) = %d", v, len, start, rc);
+    } else {
+        cr_assert(rc >= 1 && rc <= len, "beam_viterbi length %d", rc);
+        fin1(score, "score");
+        for (int i = 0; i < rc; i++) cr_assert(out[i] >= 0 && out[i] < v);
+    }
+    beam_t bs;   // the search by hand: one step from a row of the table
+    rc = beam_begin(&bs, v, end, beam, len);
+    cr_assert_eq(rc, v < 1 || beam < 1 || len < 1 ? -1 : 0, "beam_begin %d", rc);
+    if (rc == 0) {
+        beam_step(&bs, logp);
+        cr_assert_eq(bs.step, 1);
+        cr_assert(bs.alive >= 1 && bs.alive <= beam);
+    } else {
+        cr_assert_eq(beam_step(&bs, logp), 0);   // zeroed: nothing to step
+    }
+    cr_assert(beam_end(&bs, out, &score) <= (len > 0 ? 1 : 0));
+    cr_assert_null(bs.hist);
     free(logp); free(out);
 }
 static void sw_bpe(const int *s) {   // text bytes / 4, merges, capacity / 4, token id
@@ -1793,6 +1813,12 @@ static void sw_seq2seq(const int *s) {
     for (int i = 0; i < 4; i++) cr_assert(out[i] >= 0 && out[i] < c.v_tgt);
     fin(alpha, 8, "alpha");
     cr_assert_eq(s2s_greedy(&m.p, &c, src, mask, 2, 3, out, NULL, m.work), -1);
+    double score[2];
+    cr_assert_eq(s2s_beam(&m.p, &c, src, mask, 1, 2, 2, out, score, m.work), 0);
+    for (int i = 0; i < 2; i++) cr_assert(out[i] >= 0 && out[i] < c.v_tgt);
+    fin1(score[0], "beam score");
+    cr_assert_eq(s2s_beam(&m.p, &c, src, mask, 1, 2, 3, out, score, m.work), -1);
+    cr_assert_eq(s2s_beam(&m.p, &c, src, mask, 0, 2, 1, out, score, m.work), -1);
     s2s_work_free(m.work);
     s2s_work_free(NULL);
     free(w); free(g); free(src); free(tin); free(tout);
@@ -1933,7 +1959,7 @@ static const sweep_t SWEEP[] = {
         {"child_fixed_mask child_reach_steps", 3, sw_child},
         {"topk_forward", 4, sw_topk},
         {"online_merge", 2, sw_online_merge},
-        {"beam_search", 4, sw_beam},
+        {"beam_search beam_viterbi beam_begin beam_step beam_end", 4, sw_beam},
         {"bpe_train bpe_free bpe_encode bpe_decode bpe_token", 4, sw_bpe},
         {"corpus_fnv1a64 corpus_next_record corpus_read corpus_error corpus_free "
          "corpus_split corpus_split_free",
@@ -1966,7 +1992,8 @@ static const sweep_t SWEEP[] = {
          4, sw_transformer},
         {"s2s_config_check s2s_param_count s2s_bind s2s_init s2s_work_new "
          "s2s_work_free "
-         "s2s_forward s2s_backward s2s_greedy s2s_model_forward s2s_model_backward",
+         "s2s_forward s2s_backward s2s_greedy s2s_beam s2s_model_forward "
+         "s2s_model_backward",
          4, sw_seq2seq},
         {"views_take", 2, sw_views},
 };

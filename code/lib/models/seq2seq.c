@@ -13,6 +13,7 @@
 #include "base/fmath.h"
 #include "base/tmat.h"
 #include "base/views.h"
+#include "data/beam.h"
 #include "layers/additive.h"
 #include "layers/embedding.h"
 #include "train/xent.h"
@@ -376,6 +377,87 @@ int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
         }
     }
     return 0;
+}
+// end snippet
+
+// Row r of logits z (b, V) -> lp (b, V): its log-softmax (z - log sum exp z).
+static void log_softmax_rows(const float *z, float *lp, int b, int v) {
+    for (int r = 0; r < b; r++) {
+        const float *zr = z + (size_t)r * v;
+        float mx = zr[0];
+        for (int j = 1; j < v; j++) mx = zr[j] > mx ? zr[j] : mx;
+        double sum = 0.0;
+        for (int j = 0; j < v; j++) sum += exp((double)zr[j] - mx);
+        double lse = mx + log(sum);
+        for (int j = 0; j < v; j++) lp[(size_t)r * v + j] = (float)(zr[j] - lse);
+    }
+}
+
+// Decoder states s (rows, h) of one step <- row parent(r) for every kept
+// hypothesis r of each sentence's search; tok (rows,) <- its last token.
+static void beam_reorder(const beam_t *bs, int n, int beam, float *s, float *tmp,
+                         int *tok, int h) {
+    memcpy(tmp, s, (size_t)n * beam * h * sizeof *s);
+    for (int q = 0; q < n; q++) {
+        const beam_hyp_t *row = bs[q].hist + (size_t)(bs[q].step - 1) * beam;
+        for (int r = 0; r < beam; r++) {
+            size_t at = (size_t)q * beam + r;
+            tok[at] = r < bs[q].alive ? row[r].token : S2S_EOS;
+            int from = r < bs[q].alive ? row[r].parent : r;
+            memcpy(s + at * h, tmp + ((size_t)q * beam + from) * h,
+                   (size_t)h * sizeof *s);
+        }
+    }
+}
+
+// snippet: s2s_beam
+int s2s_beam(const s2s_params_t *p, const s2s_config_t *c, const int *src,
+             const unsigned char *src_mask, int n, int t_len, int beam, int *out,
+             double *score, s2s_work_t *w) {
+    if (n < 1 || beam < 1 || n > c->b_max / beam) return -1;
+    int h = c->h, v = c->v_tgt, u_max = c->u_max, b = n * beam;
+    if (!fits(c, b, t_len, 1)) return -1;
+    size_t bt = (size_t)b * t_len;
+    int *src_b = malloc(bt * sizeof *src_b), *tok = malloc((size_t)b * sizeof *tok);
+    unsigned char *mask_b = malloc(bt);
+    float *lp = malloc((size_t)b * (v + h) * sizeof *lp);   // log probs; states
+    beam_t *bs = calloc((size_t)n, sizeof *bs);
+    int bad = !src_b || !tok || !mask_b || !lp || !bs;
+    float *tmp = bad ? NULL : lp + (size_t)b * v;
+    for (int q = 0; q < n && !bad; q++)
+        bad = beam_begin(&bs[q], v, S2S_EOS, beam, u_max);
+    for (int r = 0; r < b && !bad; r++) {       // every hypothesis row reads its source
+        memcpy(src_b + (size_t)r * t_len, src + (size_t)(r / beam) * t_len,
+               (size_t)t_len * sizeof *src_b);
+        memcpy(mask_b + (size_t)r * t_len, src_mask + (size_t)(r / beam) * t_len,
+               (size_t)t_len);
+        tok[r] = S2S_BOS;
+    }
+    if (!bad) encode(p, c, src_b, mask_b, b, t_len, w);
+    for (int i = 0; i < u_max && !bad; i++) {
+        decoder_step(p, c, w, i, tok, mask_b, b, t_len);
+        tmat_set_rows(w->logits, p->b_out, b, v);
+        tmat_mul_acc(w->o + (size_t)i * b * 3 * h, p->w_out, w->logits, b, 3 * h, v);
+        log_softmax_rows(w->logits, lp, b, v);
+        int going = 0;
+        for (int q = 0; q < n; q++)             // sentence q: rows q beam, ...
+            going += beam_step(&bs[q], lp + (size_t)q * beam * v);
+        if (!going) break;
+        beam_reorder(bs, n, beam, w->s + (size_t)i * b * h, tmp, tok, h);
+    }
+    for (int q = 0; q < n && !bad; q++) {
+        for (int j = 0; j < u_max; j++) out[(size_t)q * u_max + j] = S2S_PAD;
+        double sc = 0.0;
+        beam_end(&bs[q], out + (size_t)q * u_max, &sc);
+        if (score) score[q] = sc;
+    }
+    for (int q = 0; bs && q < n; q++) beam_end(&bs[q], NULL, NULL);
+    free(src_b);
+    free(tok);
+    free(mask_b);
+    free(lp);
+    free(bs);
+    return bad ? -1 : 0;
 }
 // end snippet
 

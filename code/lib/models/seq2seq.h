@@ -78,6 +78,17 @@ int s2s_greedy(const s2s_params_t *p, const s2s_config_t *c, const int *src,
                const unsigned char *src_mask, int b, int t_len, int *out,
                float *alpha, s2s_work_t *w);
 
+// Beam search decoding (data/beam.h) of n sentences at once: src (n, t_len),
+// src_mask (n, t_len) -> out (n, u_max) each sentence's best hypothesis, ending
+// at its EOS if it finished and padded with S2S_PAD; score (n,) its total log
+// probability under the model. The decoder runs on n beam rows (n beam <= b_max),
+// a sentence's hypotheses side by side. beam = 1 is greedy decoding: the same
+// tokens as s2s_greedy. Returns 0; -1 (nothing written) if n < 1, beam < 1,
+// n beam or t_len exceeds the config, or memory ran out.
+int s2s_beam(const s2s_params_t *p, const s2s_config_t *c, const int *src,
+             const unsigned char *src_mask, int n, int t_len, int beam, int *out,
+             double *score, s2s_work_t *w);
+
 // One model for train/trainer.h: its configuration, its views into the
 // trainer's parameter (w) and gradient (g) buffers, and its workspace.
 typedef struct {

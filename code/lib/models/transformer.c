@@ -501,6 +501,7 @@ double tf_forward(const tf_params_t *p, const tf_config_t *c, const s2s_batch_t 
 // ---------------------------------------------------------------------------
 // backward
 
+// snippet: attn_backward
 // Inverts: out = x + ctx W_o + b_o, and the attention and projections before
 // it. dout (rq, d) -> dxq (rq, d) += (the residual and the query path),
 // dxkv (rk, d) += (the key and value paths), rq = B tq, rk = B tk. dxq may
@@ -511,10 +512,12 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
     int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
     const float *xq = at->xq, *xkv = at->xkv;
     for (size_t i = 0; i < (size_t)rq * d; i++) dxq[i] += dout[i];   // the residual
+    // Inverts: the output projection, ctx W_o + b_o
     tmat_sum_rows_acc(dout, g->b_o, rq, d);
     tmat_at_mul_acc(c->ctx, dout, g->w_o, rq, d, d);
     memset(w->dctx, 0, (size_t)rq * d * sizeof(float));
     mul_bt(dout, p->w_o, w->dctx, rq, d, d, w->wt);
+    // Inverts: ctx = attention(q, k, v), for every sentence, head and query
     memset(w->dq, 0, (size_t)rq * d * sizeof(float));
     memset(w->dk, 0, (size_t)rk * d * sizeof(float));
     memset(w->dv, 0, (size_t)rk * d * sizeof(float));
@@ -527,23 +530,30 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
     mul_bt(w->dk, p->w_k, dxkv, rk, d, d, w->wt);
     mul_bt(w->dv, p->w_v, dxkv, rk, d, d, w->wt);
 }
+// end snippet
 
-// Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2. ds (rows, d) -> dx += ...
+// snippet: ffn_backward_rows
+// Inverts: s = x + ReLU(x W_1 + b_1) W_2 + b_2, given hid = ReLU(x W_1 + b_1).
+// ds (rows, d) = dLoss/ds -> dx (rows, d) += dLoss/dx (the residual and the
+// network); g's w1, b1, w2, b2 +=.
 static void ffn_backward_rows(const ffn_params_t *p, ffn_params_t *g,
                               const float *x, const float *hid, const float *ds,
                               float *dx, int rows, tf_work_t *w) {
     int d = p->d_model, f = p->d_ff;
     for (size_t i = 0; i < (size_t)rows * d; i++) dx[i] += ds[i];    // the residual
+    // Inverts: the network's output, hid W_2 + b_2
     tmat_sum_rows_acc(ds, g->b2, rows, d);
     tmat_at_mul_acc(hid, ds, g->w2, rows, f, d);
     memset(w->dhid, 0, (size_t)rows * f * sizeof(float));
     mul_bt(ds, p->w2, w->dhid, rows, f, d, w->wt);
     for (size_t i = 0; i < (size_t)rows * f; i++)
         if (hid[i] <= 0.0f) w->dhid[i] = 0.0f;                      // Inverts: ReLU
+    // Inverts: pre = x W_1 + b_1
     tmat_sum_rows_acc(w->dhid, g->b1, rows, f);
     tmat_at_mul_acc(x, w->dhid, g->w1, rows, d, f);
     mul_bt(w->dhid, p->w1, dx, rows, d, f, w->wt);
 }
+// end snippet
 
 // Inverts: y = LayerNorm(s). dy (rows, d) -> ds (rows, d) = (set, not added).
 // ws: layernorm_scratch_doubles(d) doubles.

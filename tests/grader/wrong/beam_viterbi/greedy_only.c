@@ -1,0 +1,33 @@
+// MISTAKE: extends only the best token of the previous step (greedy decoding), not every token.
+    for (int b = 0; b < v; b++) f[b] = logp[(size_t)start * v + b];
+    for (int t = 1; t < max_len; t++)
+        for (int b = 0; b < v; b++) {
+            double top = -INFINITY;
+            int arg = -1;
+            int g = -1;                          // the previous step's best token
+            for (int a = 0; a < v; a++)
+                if (a != end && (g < 0 || f[(size_t)(t - 1) * v + a] >
+                                              f[(size_t)(t - 1) * v + g]))
+                    g = a;
+            for (int a = 0; a < v; a++) {        // a sequence goes on only before end
+                if (a != g) continue;
+                double x = f[(size_t)(t - 1) * v + a] + logp[(size_t)a * v + b];
+                if (arg < 0 || x > top) top = x, arg = a;
+            }
+            f[(size_t)t * v + b] = top;
+            back[(size_t)t * v + b] = arg;
+        }
+    int best_t = -1, best_b = -1;
+    for (int t = 0; t < max_len; t++)           // finished at t, or cut at max_len
+        for (int b = 0; b < v; b++) {
+            if (b != end && t < max_len - 1) continue;
+            double x = f[(size_t)t * v + b];
+            if (best_t < 0 || x > f[(size_t)best_t * v + best_b])
+                best_t = t, best_b = b;
+        }
+    *score = f[(size_t)best_t * v + best_b];
+    for (int t = best_t, b = best_b; t >= 0; t--) {
+        out[t] = b;
+        if (t > 0) b = back[(size_t)t * v + b];
+    }
+    len = best_t + 1;
