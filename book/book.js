@@ -100,7 +100,9 @@
   // indexes the records of search-index.js; both are scripts loaded on first
   // use (fetch() is refused on file://). Every word of the query must match,
   // as a prefix ("softm") or with a typo ("atention"); a match in a section's
-  // title counts most, then in the headings around it, then in its text.
+  // title counts most, then in the headings around it, then in its text and
+  // the names of its formulas' symbols (m: "sqrt", "alpha"; never shown, the
+  // text has the maths as plain text, √d_k, α).
   var input = document.getElementById('search');
   var box = document.getElementById('search-results');
   if (!input || !box) return;
@@ -133,10 +135,10 @@
     script('minisearch.js', function () {
       script('search-index.js', function () {
         engine = new window.MiniSearch({
-          idField: 'k', fields: ['t', 'h', 'x'], tokenize: textWords,
+          idField: 'k', fields: ['t', 'h', 'x', 'm'], tokenize: textWords,
           searchOptions: {
             tokenize: words,
-            boost: { t: 6, h: 2, x: 1 }, combineWith: 'AND',
+            boost: { t: 6, h: 2, x: 1, m: 1 }, combineWith: 'AND',
             prefix: function (term) { return term.length >= 3; },
             fuzzy: function (term) { return term.length >= 5 ? 0.2 : false; },
           },
@@ -156,7 +158,11 @@
     if (!words(q).length) return [];
     return engine.search(q).slice(0, 12).map(function (hit) {
       var r = window.BOOK_SEARCH[hit.id];
-      var terms = hit.terms.slice().sort(function (a, b) { return b.length - a.length; })
+      // a symbol's name that matched ("alpha") marks the symbol (α) in the text
+      var symbols = (r.m || '').split(' ').map(function (p) { return p.split(':'); })
+        .filter(function (p) { return p[1] && hit.terms.indexOf(p[0]) >= 0; })
+        .map(function (p) { return p[1]; });
+      var terms = hit.terms.concat(symbols).sort(function (a, b) { return b.length - a.length; })
         .map(function (w) { return w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); });
       var find = new RegExp('(?<![\\p{L}\\p{N}])(' + terms.join('|') + ')', 'giu');
       var text = r.x, at = text.search(find);

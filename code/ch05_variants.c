@@ -1303,25 +1303,12 @@ static void section_measured_fast(report_t *r, rng_t *rng, long max_dense, long 
 int main(int argc, char **argv) {
     long max_dense = 2048, max_n = SWEEP_HI;
     const cli_opt_t opts[] = {
-        {.name = "--max-dense",
-         .meta = "N",
-         .kind = CLI_INT,
-         .ival = &max_dense,
-         .help = "largest n timed for the O(n^2) variants",
-         .min = 16,
-         .max = 8192},
-        {.name = "--max-n",
-         .meta = "N",
-         .kind = CLI_INT,
-         .ival = &max_n,
-         .help = "largest n timed for any variant",
-         .min = 16,
-         .max = SWEEP_HI},
+        {.name = "--max-dense", .meta = "N", .kind = CLI_INT, .ival = &max_dense,
+         .help = "largest n timed for the O(n^2) variants", .min = 16, .max = 8192},
+        {.name = "--max-n", .meta = "N", .kind = CLI_INT, .ival = &max_n,
+         .help = "largest n timed for any variant", .min = 16, .max = SWEEP_HI},
     };
-    cli_t cli = {.program = PROG,
-                 .opts = opts,
-                 .n_opts = 2,
-                 .seed = 42,
+    cli_t cli = {.program = PROG, .opts = opts, .n_opts = 2, .seed = 42,
                  .summary = "Chapter 5: attention variants and what they cost."};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit

@@ -1096,6 +1096,25 @@ static int check_options(const cli_t *cli, char *why, size_t size) {
                        "--d-model %ld is odd (RoPE turns pairs)", d_model);
 }
 
+// Every section in the book's order; the context experiment has its own seed.
+static void run_sections(report_t *r, const config_t *cfg, rng_t *rng, uint64_t seed) {
+    section_permutation(r, rng);
+    section_table(r, cfg);
+    section_unique(r, cfg);
+    section_rotation(r, cfg);
+    section_dot(r, cfg);
+    section_extrapolation(r, cfg);
+    section_learned(r, cfg, rng);
+    section_relative(r);
+    section_rope_rotation(r, cfg, rng);
+    section_rope_relative(r, cfg, rng);
+    section_rope_decay(r);
+    section_context(r, cfg, seed + 7);
+    section_alibi_slopes(r);
+    section_alibi_long(r, cfg, rng);
+    section_compare(r, cfg, rng);
+}
+
 int main(int argc, char **argv) {
     long d_model = 64, seq_len = 16, ext_steps = 400, ext_eval = 300;
     const cli_opt_t opts[] = {
@@ -1123,21 +1142,6 @@ int main(int argc, char **argv) {
     rng_seed(&rng, cli.seed);
     config_t cfg = {.d = (int)d_model, .len = (int)seq_len, .ext_steps = (int)ext_steps,
                     .ext_eval = (int)ext_eval};
-
-    section_permutation(&r, &rng);
-    section_table(&r, &cfg);
-    section_unique(&r, &cfg);
-    section_rotation(&r, &cfg);
-    section_dot(&r, &cfg);
-    section_extrapolation(&r, &cfg);
-    section_learned(&r, &cfg, &rng);
-    section_relative(&r);
-    section_rope_rotation(&r, &cfg, &rng);
-    section_rope_relative(&r, &cfg, &rng);
-    section_rope_decay(&r);
-    section_context(&r, &cfg, cli.seed + 7);
-    section_alibi_slopes(&r);
-    section_alibi_long(&r, &cfg, &rng);
-    section_compare(&r, &cfg, &rng);
+    run_sections(&r, &cfg, &rng, cli.seed);
     return report_close(&r) == 0 ? 0 : 1;
 }

@@ -96,6 +96,24 @@ if [ "$(printf '%s\n' "$out" | grep -c .)" = 1 ] && printf '%s\n' "$out" | grep 
   pass "a listing the prose names but the chapter does not show is flagged"
 else fail "a listing the prose names but the chapter does not show is flagged" "$out"; fi
 
+# The search index holds maths as plain text (book/filter/plainmath.lua:
+# \sqrt{d_k} -> √d_k), tested case by case and over every formula of the book
+# by tests/plainmath.lua; a converter that leaves TeX as it is fails those tests.
+out=$(pandoc -f markdown -t plain --lua-filter tests/plainmath.lua </dev/null 2>&1)
+if ! echo "$out" | grep -q '^FAIL' && echo "$out" | grep -q '^cases [1-9][0-9]*, formulas [1-9]'; then
+  pass "maths becomes plain text for the search ($(echo "$out" | grep '^cases'))"
+else fail "maths becomes plain text for the search" "$out"; fi
+printf 'return { convert = function(t) return t, {} end }\n' > "$T/identity.lua"
+out=$(PLAINMATH="$T/identity.lua" pandoc -f markdown -t plain --lua-filter tests/plainmath.lua \
+  </dev/null 2>&1)
+if echo "$out" | grep -q '^FAIL "\\\\frac{a}{b}": got' && echo "$out" | grep -q 'a backslash is left'; then
+  pass "a planted converter that leaves TeX as it is fails the maths tests"
+else fail "a planted converter that leaves TeX as it is fails the maths tests" "$out"; fi
+left=$(grep -o '\\\\[A-Za-z]\+' "$B/html/search-index.js" | sort | uniq -c | sort -rn | head -5)
+if [ -s "$B/html/search-index.js" ] && [ -z "$left" ]; then
+  pass "the search index holds no TeX command"
+else fail "the search index holds no TeX command" "$left"; fi
+
 # An unresolved directive fails the build and names the chapter file and line.
 mkdir -p "$T/chapters"
 printf '# Broken\n\nText [no_such_key]{.val program="nope"}.\n\n```{.c file="lib/attention/softmax.c" snippet="no_such_snippet"}\n```\n' \

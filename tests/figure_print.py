@@ -76,10 +76,14 @@ def text_sizes(path):
     return sizes
 
 
-def page_width(path):
-    box = rb"/MediaBox\s*\[\s*(" + NUM + rb")\s+" + NUM + rb"\s+(" + NUM + rb")"
-    m = re.search(box, open(path, "rb").read())
-    return float(m.group(2)) - float(m.group(1))
+def page_size(path):
+    """The page's width and height in pt (pdfinfo: xdvipdfmx, which draws the
+    diagrams, keeps its MediaBox in a compressed object stream)."""
+    r = subprocess.run(["pdfinfo", path], capture_output=True, text=True)
+    m = re.search(r"^Page size:\s+([\d.]+) x ([\d.]+) pts", r.stdout, re.M)
+    if not m:
+        sys.exit(f"figure_print.py: pdfinfo reads no page size in {path}")
+    return float(m.group(1)), float(m.group(2))
 
 
 WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
@@ -123,7 +127,7 @@ def main():
             print(f"{name}: not drawn ({pdf})")
             bad += 1
             continue
-        scale = min(1.0, width / page_width(pdf))
+        scale = min(1.0, width / page_size(pdf)[0])
         sizes = text_sizes(pdf)
         if not sizes:
             print(f"{name}: no text found in {pdf}")

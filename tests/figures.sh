@@ -13,8 +13,10 @@
 #    drawn (gnuplot's own `show colorbox` after the script);
 #  - on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
 #    text renders at 11 CSS px or more (tests/browser/figures.mjs sizes).
+#  - the TikZ diagrams (figures/ch*.tex): the same checks of their PDF
+#    (figure_print.py) and of their SVG as Chromium lays it out (layout).
 # Then one planted figure (and page) per fault, beside one that is clean: each
-# check must name the planted fault and only it.
+# check must name the planted fault and only it; so do planted diagrams.
 set -u
 B=$1
 . tests/tap.sh
@@ -54,9 +56,11 @@ heatmap_boxed() {
 
 names=()
 for gp in figures/ch*.gp; do names+=("$(basename "$gp" .gp)"); done
+diagrams=()
+for tex in figures/ch*.tex; do [ -e "$tex" ] && diagrams+=("$(basename "$tex" .tex)"); done
 layout=$T/layout.txt
 if [ $node_ok = 1 ]; then
-  svgs=(); for n in "${names[@]}"; do svgs+=("$B/figures/$n.svg"); done
+  svgs=(); for n in "${names[@]}" "${diagrams[@]}"; do svgs+=("$B/figures/$n.svg"); done
   timeout 300 node tests/browser/figures.mjs layout "${svgs[@]}" > "$layout" 2>&1
   [ $? -le 1 ] || { fail "Chromium measures the figures' SVGs" "$(cat "$layout")"; node_ok=0; }
 fi
@@ -74,6 +78,18 @@ for name in "${names[@]}"; do
   prog=$(ls "$B/data" 2>/dev/null | grep "^${name%%_*}_" | head -n 1)
   check "$name: a heatmap shows its colour box" \
     heatmap_boxed "figures/$name.gp" /dev/null . "$B/data/$prog/"
+done
+# The TikZ diagrams (book/build/diagram.sh): their SVG as Chromium lays it out
+# (dvisvgm keeps the text as text, several lines of a node in one <text>), and
+# their PDF as the PDF book prints it.
+for name in "${diagrams[@]}"; do
+  check "$name: the PDF prints no text under 6 pt, no words on top of each other" \
+    python3 tests/figure_print.py "$B" "$name"
+  if [ $node_ok = 1 ]; then
+    probs=$(grep "^$name: " "$layout")
+    what="$name: the SVG has no texts on top of each other or off the canvas"
+    if [ -z "$probs" ]; then pass "$what"; else fail "$what" "$probs"; fi
+  fi
 done
 if [ $node_ok = 1 ]; then
   out=$(timeout 600 node tests/browser/figures.mjs sizes "$B" 2>&1); rc=$?
@@ -208,4 +224,33 @@ if [ $node_ok = 1 ]; then
 fi
 out=$(for f in "${planted[@]}"; do heatmap_boxed "$P/figures/$f.gp" /dev/null "$P"; done 2>&1)
 planted_check "a planted heatmap without a colour box is named, and only it" no_colorbox "$out"
+
+# Planted diagrams in the style of figures/diagram.tex, drawn by diagram.sh as
+# the book draws them: a clean one, two labels on top of each other, and a
+# label off the canvas (an overlay node, outside the picture's bounding box).
+D=$T/d; mkdir -p "$D/figures" "$D/b/figures"; : > "$D/values.tsv"
+diagram() { printf '%s\n' '\begin{tikzpicture}' "$2" '\end{tikzpicture}' > "$D/figures/$1.tex"; }
+diagram clean_diagram '\node[box] (a) at (0, 0) {a box}; \node[note, right=4mm of a] {a note beside it};'
+diagram overlap_diagram '\node[box] (a) at (0, 0) {first label}; \node at (0.3, 0.1) {second label};'
+diagram off_canvas_diagram '\node[box] (a) at (0, 0) {a box};
+  \node[overlay, anchor=west] at (1.2, 0) {a label past the edge};'
+planted=(clean_diagram overlap_diagram off_canvas_diagram)
+drawn=1
+for f in "${planted[@]}"; do
+  for kind in pdf svg; do
+    SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0} book/build/diagram.sh "$D/b" "$D/b/figures/$f.$kind" \
+      "$D/figures/$f.tex" "$D/values.tsv" 2>/dev/null || drawn=0
+  done
+done
+out=$(python3 tests/figure_print.py "$D/b" "${planted[@]}" 2>&1)
+planted_check "two planted diagram labels on top of each other in the PDF are named, and only they" \
+  overlap_diagram "$out"
+if [ $node_ok = 1 ]; then
+  svgs=(); for f in "${planted[@]}"; do svgs+=("$D/b/figures/$f.svg"); done
+  out=$(node tests/browser/figures.mjs layout "${svgs[@]}" 2>&1)
+  planted_check "two planted diagram labels on top of each other in the SVG are named, and only they" \
+    overlap_diagram "$(echo "$out" | grep " overlap$")"
+  planted_check "a planted diagram label off the canvas of the SVG is named, and only it" \
+    off_canvas_diagram "$(echo "$out" | grep "the text .* runs off the canvas")"
+fi
 exit 0

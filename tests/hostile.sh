@@ -203,6 +203,24 @@ $(head -c 1500 <<<"$out")"
     fi
   done
 done
+# Two gradings at once with the same kept test user (an instructor's second
+# grade-folder.sh, another course's batch) would kill each other's compilers
+# and tests: each kills the user's processes after every test. grade.sh takes
+# the user's lock first, so a grading waits while another holds it: here the
+# lock is held for 4 s, and the solution graded meanwhile must take at least
+# that long and still score full marks.
+LOCK=/run/attention-grader/grader-run.lock
+if [ "$(id -u)" = 0 ] && mkdir -p -m 700 /run/attention-grader 2>/dev/null; then
+  flock "$LOCK" sleep 4 & holder=$!
+  sleep 0.3; t0=$EPOCHREALTIME
+  grade_one solution same grader-run
+  took=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'); wait $holder
+  s=$(hostile_score "$H/r-solution-same/autograder/results/results.json" 2>&1); set -- $s
+  if [ "$1" = "$2" ] && [ "$1" != 0 ] && awk -v t="$took" 'BEGIN { exit !(t >= 3.5) }'; then
+    pass "hostile: a grading waits while another holds its test user, then scores full marks ($1 / $2, ${took} s)"
+  else fail "hostile: a grading waits while another holds its test user, then scores full marks" \
+    "score $s after ${took} s (the lock was held for 4 s)"; fi
+fi
 [ "$(cksum < "$VICTIM")" = "$VSUM" ] && pass "hostile: the planted victim file is unchanged" ||
   fail "hostile: the planted victim file is unchanged" "$(head -c 200 "$VICTIM")"
 if [ "$(id -u)" = 0 ]; then

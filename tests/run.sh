@@ -14,8 +14,9 @@ B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
 all_groups=(unit programs book checks sanitize reference valgrind pdf figures browser validate
             reproducible assignments hostile determinism broken robust lint leaks wrongs instructors)
-# the order to start them in: longest first, so the last to finish is a short one
-longest_first=(browser assignments hostile reproducible determinism sanitize valgrind
+# the order to start them in: longest first (reproducible, a whole second build,
+# is the longest chain), so the last to finish is a short one
+longest_first=(reproducible browser assignments hostile determinism sanitize valgrind
                wrongs instructors programs robust unit book reference validate leaks checks pdf figures broken lint)
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
 jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}

@@ -19,7 +19,8 @@
 //   - axe-core (npm) finds no serious or critical accessibility violation
 // At phone width (390 px): the page does not scroll sideways (code blocks may
 // scroll inside their own box); screenshot BUILD/screenshots/NAME-phone.png.
-// Then, once, the reader's tools from file:// (book/book.js): search, theme
+// Then, once, the reader's tools from file:// (book/book.js): search (and its
+// snippets show no TeX: with --search-snippets, only that check), theme
 // switch (system setting, remembered, figures darkened), copy buttons, the
 // arrow keys, a reference into another chapter; and dark screenshots
 // (NAME-dark.png, NAME-phone-dark.png) of the first chapter.
@@ -387,6 +388,41 @@ async function main() {
 // ---------------------------------------------------------------------------
 // The reader's tools, exercised the way a reader uses them, from file://.
 
+// Search results show maths as plain text (book/filter/plainmath.lua), never
+// as TeX: no title or snippet of the results of a few queries whose sections
+// are full of formulas holds a TeX command (\frac, \sqrt, \mathrm), a TeX
+// space (\,) or a braced sub- or superscript (_{ ^{). Returns the problems.
+const SNIPPET_QUERIES = ['softmax', 'sqrt d_k', 'gradient', 'variance'];
+async function searchSnippetProblems(page) {
+  const probs = [];
+  for (const q of SNIPPET_QUERIES) {
+    await page.fill('#search', '');
+    await page.fill('#search', q);
+    try {
+      await page.waitForFunction(() => {
+        const b = document.getElementById('search-results');
+        return !b.hidden && b.querySelector('.search-count');
+      }, null, { timeout: 5000 });
+    } catch (e) { probs.push(`"${q}": ${String(e.message || e).split('\n')[0]}`); continue; }
+    const hits = await page.$$eval('#search-results li', (lis) => lis.map((li) => ({
+      title: li.querySelector('a').textContent, text: li.querySelector('span').textContent })));
+    if (hits.length === 0) probs.push(`"${q}": nothing found`);
+    for (const h of hits) {
+      for (const [where, s] of [['title', h.title], ['snippet', h.text]]) {
+        const m = /\\[A-Za-z]+|\\[,;:!{}]|[_^]\{/.exec(s);
+        if (m) {
+          const from = Math.max(0, m.index - 30);
+          probs.push(`"${q}": the ${where} of "${h.title.slice(0, 40)}" shows TeX ${m[0]}: ` +
+            `…${s.slice(from, m.index + 40)}…`);
+        }
+      }
+    }
+  }
+  await page.fill('#search', '');
+  return probs;
+}
+const SNIPPET_CHECK = `search: no title or snippet of the results of ${SNIPPET_QUERIES.map((q) => `"${q}"`).join(', ')} shows TeX`;
+
 async function readerTools(browser, desktop, phone) {
   const first = chapterPages.find((p) => fs.existsSync(path.join(HTML, p)));
   if (!first) return;
@@ -424,6 +460,8 @@ async function readerTools(browser, desktop, phone) {
       ['temprature', { text: /temperature/i }, 1],
       ['attention_scores', { text: /attention_scores/ }, 1],
       ['sqrt d_k', { title: /square root of d_k/ }, 1],
+      // a symbol by its name: found, and the symbol marked in the snippet
+      ['alpha', { text: /α/ }, 1],
     ];
     const probs = [];
     await page.goto(url(first), { waitUntil: 'load' });
@@ -448,6 +486,9 @@ async function readerTools(browser, desktop, phone) {
             shown.map((h) => h.title).join(' | '));
         }
         if (!hits[0].marked.length) probs.push(`"${q}": the first result marks no matched word`);
+        if (want.text && !hits[0].marked.some((m) => want.text.test(m))) {
+          probs.push(`"${q}": the first result does not mark ${want.text}: ${hits[0].marked.join(', ')}`);
+        }
       } catch (e) { probs.push(`"${q}": ${String(e.message || e).split('\n')[0]}`); }
     }
     // every word must match: a word in no section finds nothing
@@ -456,8 +497,10 @@ async function readerTools(browser, desktop, phone) {
     const none = await page.$$eval('#search-results li', (lis) => lis.length);
     if (none !== 0) probs.push(`"softmax qwzxvj" (a word in no section) found ${none} sections`);
     await page.fill('#search', '');
-    check('search: a prefix ("softm"), typos ("atention"), a function (attention_scores), a formula (sqrt d_k)', probs);
+    check('search: a prefix ("softm"), typos ("atention"), a function (attention_scores), a formula (sqrt d_k), a symbol (alpha)', probs);
   }
+  await page.goto(url(first), { waitUntil: 'load' });
+  check(SNIPPET_CHECK, await searchSnippetProblems(page));
 
   // Theme: switch, remembered across pages; the system setting when unset.
   {
@@ -611,10 +654,27 @@ async function readerTools(browser, desktop, phone) {
 }
 
 const timer = setTimeout(() => {
-  result(false, 'the browser test finished in time', 'gave up after 240 s');
+  result(false, 'the browser test finished in time', 'gave up after 480 s');
   process.exit(1);
-}, 240000);
-main().then(() => { clearTimeout(timer); process.exitCode = failed ? 1 : 0; })
+}, 480000);
+// `node check.mjs BUILD --search-snippets`: that one check, on BUILD/html's first
+// chapter page (tests/browser.sh runs it on a book whose index keeps raw TeX).
+async function searchOnly() {
+  const browser = await chromium.launch({ executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--host-resolver-rules=MAP * ~NOTFOUND'] });
+  try {
+    const first = chapterPages.find((p) => fs.existsSync(path.join(HTML, p)));
+    if (!first) { result(false, SNIPPET_CHECK, `no chapter page in ${HTML}`); return; }
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    await page.goto(pathToFileURL(path.join(HTML, first)).href, { waitUntil: 'load' });
+    check(SNIPPET_CHECK, await searchSnippetProblems(page));
+  } finally {
+    await browser.close();
+  }
+}
+(process.argv[3] === '--search-snippets' ? searchOnly() : main())
+  .then(() => { clearTimeout(timer); process.exitCode = failed ? 1 : 0; })
   .catch((e) => {
     clearTimeout(timer);
     result(false, 'the browser test ran', String(e && e.stack || e));

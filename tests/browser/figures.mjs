@@ -10,8 +10,9 @@
 //     One line per page, width and theme that fails: "SIZE 390 dark PAGE: ...".
 //
 //   node figures.mjs layout FILE.svg...
-//     Each SVG drawn at its own size: no two texts overlap (their glyph boxes,
-//     by Chromium's getBBox, in the SVG's units), no text or key sample runs
+//     Each SVG (gnuplot's, or a TikZ diagram's by dvisvgm) drawn at its own
+//     size: no two texts overlap (the boxes of their lines, from Chromium's
+//     character extents, in the SVG's units), no text or key sample runs
 //     off the canvas (or is cut at its edge), and no key (a titled plot's text
 //     and sample) covers a plotted line, point or bar of any plot.
 //     One line per fault: "NAME: ...".
@@ -28,6 +29,8 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // end, must not meet another's (a glyph box holds the font's whole ascent and
 // descent: two lines set one under the other touch without any ink in common).
 const TEXT_SLACK = 2;
+// A character's cell at most this far above and below its baseline, in em.
+const ASCENT = 1.0, DESCENT = 0.3;
 
 const [mode, ...args] = process.argv.slice(2);
 if (!['sizes', 'layout'].includes(mode) || args.length === 0) {
@@ -157,17 +160,43 @@ function measureLayout() {
     return { x0: Math.min(...xs), y0: Math.min(...ys),
       x1: Math.max(...xs), y1: Math.max(...ys), pts };
   };
-  // the glyph box of a text, less the slack, as four corners in the SVG's units
-  // (a rotated text keeps its slant: two labels at -35 degrees side by side do
-  // not overlap though their upright bounding boxes do)
-  const quadOf = (el) => {
-    const b = el.getBBox();
+  // the glyph boxes of a text, less the slack, as four corners each in the SVG's
+  // units: one box per line (a <text> of dvisvgm holds a whole TikZ node, its
+  // lines in <tspan>s with their own y; gnuplot's sub- and superscripts sit on
+  // lines of their own too), each the union of its characters' cells. A rotated
+  // text keeps its slant: two labels at -35 degrees side by side do not overlap
+  // though their upright bounding boxes do.
+  // A character's cell reaches at most ASCENT em above its baseline and DESCENT
+  // em below: the cells of TeX's symbol fonts (cmsy, cmex) hang a whole em
+  // below the baseline, for symbols no text font draws that low. Characters
+  // of the Private Use Area are pieces of TeX's big symbols (cmex's sum sign,
+  // delimiters), whose cells are not where their ink is: they are skipped.
+  const quadsOf = (el) => {
     const m = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
-    const sx = Math.min(1, b.width / 4), sy = Math.min(SLACK, b.height / 4);
-    const x0 = b.x + sx, x1 = b.x + b.width - sx;
-    const y0 = b.y + sy, y1 = b.y + b.height - sy;
-    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-      .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    const em = Math.max(...[el, ...el.querySelectorAll('tspan')]
+      .map((x) => parseFloat(getComputedStyle(x).fontSize)));
+    const lines = new Map();
+    const chars = [...el.textContent];
+    for (let i = 0; i < el.getNumberOfChars(); i++) {
+      const e = el.getExtentOfChar(i);
+      if (!e.width && !e.height) continue;
+      if (chars.length === el.getNumberOfChars() && /[\uE000-\uF8FF]/.test(chars[i])) continue;
+      const base = el.getStartPositionOfChar(i).y;
+      const y = Math.round(base * 100) / 100;
+      const c = { x0: e.x, x1: e.x + e.width, y0: Math.max(e.y, base - ASCENT * em),
+        y1: Math.min(e.y + e.height, base + DESCENT * em) };
+      const b = lines.get(y);
+      if (!b) { lines.set(y, c); continue; }
+      b.x0 = Math.min(b.x0, c.x0); b.y0 = Math.min(b.y0, c.y0);
+      b.x1 = Math.max(b.x1, c.x1); b.y1 = Math.max(b.y1, c.y1);
+    }
+    return [...lines.values()].map((b) => {
+      const w = b.x1 - b.x0, h = b.y1 - b.y0;
+      const sx = Math.min(1, w / 4), sy = Math.min(SLACK, h / 4);
+      const x0 = b.x0 + sx, x1 = b.x1 - sx, y0 = b.y0 + sy, y1 = b.y1 - sy;
+      return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+        .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    });
   };
   // separating axes: two convex quads overlap unless an edge's normal parts them
   const apart = (p, q) => [p, q].some((poly) => poly.some((a, i) => {
@@ -176,12 +205,14 @@ function measureLayout() {
     const u = pr(p), v = pr(q);
     return Math.max(...u) <= Math.min(...v) || Math.max(...v) <= Math.min(...u);
   }));
-  const label = (t) => t.textContent.trim().slice(0, 30);
+  // a text's words, spaced where its pieces (text nodes, <tspan>s) part
+  const label = (t) => [...t.childNodes].map((c) => c.textContent.trim()).filter(Boolean)
+    .join(' ').slice(0, 30);
   const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
-    .map((t) => ({ t, q: quadOf(t) }));
+    .map((t) => ({ t, qs: quadsOf(t) }));
   for (let i = 0; i < texts.length; i++) {
     for (let j = i + 1; j < texts.length; j++) {
-      if (!apart(texts[i].q, texts[j].q)) {
+      if (texts[i].qs.some((p) => texts[j].qs.some((q) => !apart(p, q)))) {
         probs.push(`texts '${label(texts[i].t)}' and '${label(texts[j].t)}' overlap`);
       }
     }
@@ -189,16 +220,19 @@ function measureLayout() {
   // Nothing drawn off the canvas: a text's glyph box (less the slack) and a key's
   // sample must lie inside the viewBox (gnuplot clips a key sample at the edge of
   // the canvas and writes a text whose place is off it; the viewer cuts both).
+  // (dvisvgm's viewBox starts where the drawing does, e.g. at -72, -72)
   const vb = svg.viewBox.baseVal;
+  const X = vb && vb.width ? vb.x : 0, Y = vb && vb.height ? vb.y : 0;
   const W = vb && vb.width ? vb.width : svg.getBBox().width;
   const H = vb && vb.height ? vb.height : svg.getBBox().height;
-  const offCanvas = (pts, edge = 0) =>
-    pts.some(([x, y]) => x < edge || y < edge || x > W - edge || y > H - edge);
-  for (const { t, q } of texts) {
+  const offCanvas = (pts, edge = 0) => pts.some(([x, y]) =>
+    x < X + edge || y < Y + edge || x > X + W - edge || y > Y + H - edge);
+  for (const { t, qs } of texts) {
+    const q = qs.flat();
     if (offCanvas(q)) {
       const xs = q.map((p) => p[0]), ys = q.map((p) => p[1]);
-      const by = Math.max(-Math.min(...xs), -Math.min(...ys),
-        Math.max(...xs) - W, Math.max(...ys) - H);
+      const by = Math.max(X - Math.min(...xs), Y - Math.min(...ys),
+        Math.max(...xs) - X - W, Math.max(...ys) - Y - H);
       probs.push(`the text '${label(t)}' runs off the canvas (by ${by.toFixed(1)})`);
     }
   }
@@ -324,7 +358,8 @@ async function layout(files) {
       const svg = fs.readFileSync(f, 'utf8').replace(/^<\?xml[^>]*>/, '');
       await page.setContent(
         `<!doctype html><html><body style="margin:0">${svg}</body></html>`);
-      const fn = measureLayout.toString().replace('SLACK', String(TEXT_SLACK));
+      const fn = measureLayout.toString().replace('SLACK', String(TEXT_SLACK))
+        .replace('ASCENT * em', `${ASCENT} * em`).replace('DESCENT * em', `${DESCENT} * em`);
       const probs = await page.evaluate(`(${fn})()`);
       for (const p of [...new Set(probs)]) { console.log(`${name}: ${p}`); bad += 1; }
     }

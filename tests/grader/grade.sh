@@ -67,7 +67,28 @@ if [ "$(id -u)" = 0 ]; then
   # Killing every process of the user is safe only for a user kept for grading.
   [ "$GRADER_USER" != nobody ] && SWEEP=1
 fi
-sweep() { [ "$SWEEP" = 1 ] && pkill -KILL -U "$RUN_UID" 2>/dev/null; return 0; }
+# Two gradings with one kept test user would kill each other's compilers and
+# tests (each sweeps the user): one at a time, by a lock in a folder only root
+# can write (a lock in /tmp could be a student's symlink).
+if [ "$SWEEP" = 1 ]; then
+  L=/run/attention-grader
+  if mkdir -p -m 700 "$L" 2>/dev/null && [ -d "$L" ] && [ ! -L "$L" ] &&
+     [ "$(stat -c %u "$L")" = 0 ] && exec 9>>"$L/$GRADER_USER.lock"; then
+    flock -w 900 9 || { echo "grade.sh: another grading kept $GRADER_USER for 900 s" >&2; exit 2; }
+  fi
+fi
+# (fd 9, the lock, is closed for everything that runs as the test user: a
+# student's process must neither write the file nor hold the lock.)
+# Kill every process of the user, again until none is left (one forked while
+# pkill read the process table escapes a single pass).
+sweep() {
+  [ "$SWEEP" = 1 ] || return 0
+  local i
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    pkill -KILL -U "$RUN_UID" 2>/dev/null || return 0; sleep 0.05
+  done
+  return 0
+}
 cleanup() { sweep; [ -n "${GRADER_KEEP:-}" ] && { echo "kept $W" >&2; return; }; rm -rf "$W"; }
 trap cleanup EXIT
 
@@ -108,6 +129,7 @@ done
 
 compile_as() {   # compile_as SRC OBJ LOG (inside $B, as the test user, limited)
   ( cd "$B" && ulimit -t 60 && ulimit -v $((2 * MEM_KB)) 2>/dev/null
+    exec 9>&-
     exec "${AS[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C TMPDIR="$B/tmp" timeout -k 2 120 \
       "$CC" $CFLAGS -c "$1" -o "$2" ) > "$3.full" 2>&1
   local rc=$?
@@ -258,6 +280,7 @@ run_judged() {
   mkdir -p "$dir"; : > "$4"
   [ -n "$RUN_UID" ] && chown "$RUN_UID:$RUN_GID" "$dir" && chmod 700 "$dir"
   ( ulimit -c 0
+    exec 9>&-
     exec env -i PATH=/usr/bin:/bin LC_ALL=C GRADER_RUNNER="$W/bin/runner" \
       GRADER_RUN_DIR="$dir" GRADER_RUN_OUT="$4" GRADER_RUN_UID="$RUN_UID" \
       GRADER_RUN_GID="$RUN_GID" GRADER_CALL_SECONDS="$WALL" GRADER_CPU="$CPU" \
