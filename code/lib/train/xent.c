@@ -5,6 +5,8 @@
 #include <stddef.h>
 
 double xent_softmax_row(const float *z, float *p, int v, float *mx) {
+    *mx = 0.0f;
+    if (v < 1) return 0.0;
     float m = z[0];
     for (int j = 1; j < v; j++) m = z[j] > m ? z[j] : m;
     double sum = 0.0;
