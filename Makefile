@@ -24,19 +24,13 @@ CC       := cc
 CFLAGS   := -std=c11 -O2 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow -Werror
 CPPFLAGS := -Icode/lib -MMD -MP
 LDLIBS   := -lm
-# The sanitizer build compiles at -O1 (the library and programs) and -O0 (the unit tests'
-# own code): they compile in a third of -O2's time, and ASan misses nothing at either.
+# Sanitizers at -O1 (library, programs) and -O0 (unit tests' own code): a third of -O2's time.
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
 
-GNUPLOT  := gnuplot
-
-# A make killed midway leaves its temporaries (*.tmp.PID...): the next make removes
-# those whose process is gone (book/build/sweep.sh).
+# The temporaries (*.tmp.PID) of a killed make go as the next starts (book/build/sweep.sh).
 _ := $(shell book/build/sweep.sh $(B))
 
-# --------------------------------------------------------------------------
 # What exists
-
 LIB_SRCS  := $(sort $(wildcard code/lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:code/%.c=$(B)/obj/%.o)
 LIB       := $(B)/lib/libattention.a
@@ -46,7 +40,6 @@ CHAPTERS  := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 FIG_NAMES := $(sort $(patsubst figures/%.gp,%,$(wildcard figures/ch[0-9][0-9]_*.gp)))
 DIAG_NAMES := $(sort $(patsubst figures/%.tex,%,$(wildcard figures/ch[0-9][0-9]_*.tex)))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
-
 BINS      := $(PROGRAMS:%=$(B)/bin/%)
 OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
@@ -66,53 +59,30 @@ DOWNLOADS := $(PROGRAMS:%=$(B)/html/download/%.tar.gz)
 
 # Figure chNN_name draws data written by program chNN_*.
 program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
-
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
         wrongs wrongs-table instructors
-all: solution-markers html pdf epub
+all: solution-markers html pdf epub  ## the book: HTML, PDF and EPUB in $(B)/
+help:  ## this list (options: V=1 shows commands, B=DIR the build folder)
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' Makefile \
+	  | sed 's|$$(B)|$(B)|g'
 
-help:
-	@echo 'make            build the book: HTML ($(B)/html/) and PDF ($(PDF))'
-	@echo 'make html       the HTML book only'
-	@echo 'make pdf        the PDF book only'
-	@echo 'make epub       the EPUB book only ($(EPUB))'
-	@echo 'make programs   compile the chapter programs into $(B)/bin/'
-	@echo 'make outputs    run them: $(B)/out/*.txt and $(B)/data/*/'
-	@echo 'make figures    draw every figure (SVG and PDF) into $(B)/figures/'
-	@echo 'make test       build everything and run every test (alias: make check)'
-	@echo 'make bench      time attention and training against PyTorch; the build budget'
-	@echo 'make assignments  student packs: $(B)/assignments/chNN/ and chNN.tar.gz'
-	@echo 'make gradescope   one Gradescope autograder per chapter: $(B)/gradescope/chNN.zip'
-	@echo 'make leaks        fail if a graded body is in the book, a download or another pack'
-	@echo 'make wrongs       grade every wrong version (tests/grader/wrong/): $(B)/wrongs.json'
-	@echo 'make wrongs-table the common mistakes and what each scores'
-	@echo 'make instructors  the instructor edition: $(B)/instructors/instructors.html, .pdf'
-	@echo 'make deps       install the Debian packages the project needs (as root)'
-	@echo 'make clean      remove $(B)/'
-	@echo 'options: V=1 (show commands), B=DIR (build directory, default build)'
-
-# --------------------------------------------------------------------------
 # Compiling
 # cc FLAGS...: compile or link $@ (and its .d) under temporary names, then rename
 cc = mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
   && mv $$t.d $(basename $@).d && mv $$t $@ || { rm -f $$t $$t.d; exit 1; }
-# Static rules: today's sources only. Every object is a target (none intermediate, no
-# .SECONDARY), and a module moved to another group leaves its old object without a
-# rule: book/build/sweep.sh removes it, and the programs that linked it relink.
+# Static rules, today's sources only (no .SECONDARY): a moved module's old object has no
+# rule; book/build/sweep.sh removes it, and the programs that linked it relink.
 $(LIB_OBJS) $(PROGRAMS:%=$(B)/obj/%.o): $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<) $(call cc,-c $<)
 $(LIB_SRCS:code/%.c=$(B)/san/%.o) $(PROGRAMS:%=$(B)/san/%.o): $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<) $(call cc,$(SAN) -c $<)
-
-# The library is built once, as one static archive (ar D: no timestamps, so it
-# is reproducible); programs, unit tests and the reference driver link it, and
-# the linker takes only the modules each one uses.
+# One static archive (ar D: no timestamps, reproducible); everything links it, and the
+# linker takes only the modules each one uses.
 $(LIB): $(LIB_OBJS)
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 $(LIB) $(SAN_LIB):
 	$(call say,AR,$@) mkdir -p $(@D) && ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
-
 # A program depends on the archive members it links, read from the linker's map
 # (book/build/link.sh): editing one module reruns only the programs that use it.
 $(B)/bin/%: $(B)/obj/%.o | $(LIB)
@@ -120,19 +90,15 @@ $(B)/bin/%: $(B)/obj/%.o | $(LIB)
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
 	$(call say,LD-SAN,$@) mkdir -p $(@D) && $(CC) $(CFLAGS) $(SAN) $^ $(LDLIBS) -o $@.tmp.$$$$ \
 	  && mv $@.tmp.$$$$ $@
-
 # A chapter program may print the flags it was built with (ch05's measured section).
 $(B)/obj/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS)"'
 $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
-
 library: $(LIB)
-programs: $(BINS)
-outputs: $(OUTS)
+programs: $(BINS)  ## compile the chapter programs into $(B)/bin/
+outputs: $(OUTS)  ## run them: $(B)/out/*.txt and $(B)/data/*/
 
-# --------------------------------------------------------------------------
-# Running: stdout into out/NAME.txt, figure data and values into data/NAME/
-# (book/build/run.sh is no prerequisite: how a program is run does not change
-# what it prints, and chapter 8 trains for a while.)
+# Running: stdout into out/NAME.txt, figure data and values into data/NAME/ (run.sh is
+# no prerequisite: how a program is run does not change what it prints).
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*) book/build/run.sh $(B) $*
 # The run writes data/NAME/values.tsv too. Removed on its own, it cannot be made
@@ -140,31 +106,12 @@ $(B)/out/%.txt: $(B)/bin/%
 $(B)/data/%/values.tsv: | $(B)/out/%.txt
 	@[ -f $@ ] || { rm -f $(B)/out/$*.txt; echo "error: $@ is missing; make again to rerun $*" >&2; exit 1; }
 
-# --------------------------------------------------------------------------
-# Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book)
-
-# gnuplot only warns about a data file it cannot open, and draws the figure
-# without that curve: any warning on its stderr fails the figure, and the
-# message names the script and the missing file.
-# cairo 1.16 stamps each PDF with the time it was drawn: put SOURCE_DATE_EPOCH
-# there instead (same length, so the PDF's byte offsets stay right).
-FIX_PDF_DATE = LC_ALL=C sed -i "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y%m%d%H%M%S)Z)|"
-
-# gnuplot names the group of every titled plot id="gnuplot_plot_1", and repeats
-# the names in every panel of a multiplot: number them so ids stay unique (the
-# EPUB's SVGs must be valid XML documents).
-FIX_SVG_IDS = perl -pi -e 's/id="(gnuplot_plot_\w+)"/"id=\"$$1_" . ++$$n{$$1} . "\""/ge'
-
+# Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book) by
+# book/build/figure.sh; diagrams: one TikZ picture each, by book/build/diagram.sh
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
-    $(B)/out/$(call program_of,$(1)).txt
-	$$(call say,PLOT,$$@)
-	@mkdir -p $$(@D)
-	$$(Q)t=$$@.tmp.$$$$$$$$; TZ=UTC $$(GNUPLOT) -e "term='$$*'; out='$$$$t'; data='$(B)/data/$(call program_of,$(1))/'; alldata='$(B)/data/'" \
-	  $$< 2> $$$$t.err && ! grep -qiE 'warning|error' $$$$t.err \
-	  && $$(if $$(filter pdf,$$*),$$(FIX_PDF_DATE),$$(FIX_SVG_IDS)) $$$$t && mv $$$$t $$@ && rm -f $$$$t.err \
-	  || { echo "error: $$<: gnuplot failed or warned (a broken figure breaks the build):" >&2; \
-	       sed 's/^/  /' $$$$t.err >&2; rm -f $$$$t $$$$t.err; exit 1; }
+    book/build/figure.sh $(B)/out/$(call program_of,$(1)).txt
+	$$(call say,PLOT,$$@) book/build/figure.sh $(B) $$@ $$< $(call program_of,$(1))
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 # Chapter 9 compares its Transformer with chapter 8's models: its figures may
@@ -172,43 +119,33 @@ $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 $(foreach f,$(filter ch09_%,$(FIG_NAMES)),$(eval \
   $(B)/figures/$(f).svg $(B)/figures/$(f).pdf: $(B)/out/ch08_seq2seq.txt))
 
-# Diagrams: one TikZ picture each (figures/chNN_name.tex), in the shared style
-# figures/diagram.tex, with \val{key} reading the chapter program's values.tsv.
-# XeLaTeX draws the PDF (the PDF book); XeLaTeX to DVI and dvisvgm draw the SVG
-# (HTML, EPUB), whose text stays text in the PDF's fonts (book/build/diagram.sh).
+# Diagrams: figures/chNN_name.tex in figures/diagram.tex's style; \val{key} reads values.tsv.
 define DIAGRAM_RULES
 $(B)/figures/$(1).pdf $(B)/figures/$(1).svg: $(B)/figures/$(1).%: figures/$(1).tex figures/diagram.tex \
     book/build/diagram.sh $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,TIKZ,$$@) book/build/diagram.sh $(B) $$@ $$< $(B)/data/$(call program_of,$(1))/values.tsv
 endef
 $(foreach f,$(DIAG_NAMES),$(eval $(call DIAGRAM_RULES,$(f))))
-
-figures: $(SVGS) $(PDFFIGS)
-
-# The cover: the PDF's title page and the EPUB's cover image, drawn from
-# book/cover.tex with chapter 8's learned attention and the book's metadata.
+figures: $(SVGS) $(PDFFIGS)  ## draw every figure (SVG and PDF) into $(B)/figures/
+# The cover (PDF title page, EPUB cover): book/cover.tex with chapter 8's attention.
 COVER_DATA := $(B)/data/ch08_seq2seq/align_long.dat
 $(B)/figures/cover.pdf $(B)/figures/cover.png: $(B)/figures/cover.%: book/cover.tex book/build/cover.sh \
     book/metadata.yaml $(B)/out/ch08_seq2seq.txt
 	$(call say,COVER,$@) book/build/cover.sh $(B) $@ $(COVER_DATA)
-
 # A figure that a chapter uses (the dependency files name it) but whose script
 # is gone: fail, rather than let the figure drawn earlier stand in for it.
 $(B)/figures/%.svg $(B)/figures/%.pdf: FORCE
 	@echo "error: figures/$*.gp: no such figure script, but a chapter uses $@" >&2; exit 1
 FORCE:
 
-# --------------------------------------------------------------------------
 # The book: pages, PDF and EPUB by pandoc and book/literate.lua (book/build/*.sh)
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
 BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
 HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt \
   book/build/html.sh
 
-# Every figure, section and equation label of the book with its number, so a
-# page can refer into other chapters (book/filter/labels.lua). Kept as make starts,
-# rewritten only when a label changed (book/build/labels.sh): editing a chapter's
-# prose remakes that chapter's page, not every page. Its errors land here.
+# Every label of the book with its number (book/filter/labels.lua), kept as make starts and
+# rewritten only when a label changed (book/build/labels.sh); its errors land here.
 ifeq ($(filter-out deps clean help,$(or $(MAKECMDGOALS),all)),)
 else
 _ := $(shell $(LITERATE) book/build/labels.sh $(B) $(CHAPTERS))
@@ -216,8 +153,7 @@ endif
 $(B)/labels.tsv:
 	@cat $(B)/labels.err >&2 2>/dev/null || echo "error: $@ is missing: make again" >&2; exit 1
 
-# A page per chapter; the index; the preface and the glossary, a page each; the
-# whole book on one page.
+# A page per chapter; the index; preface, glossary and appendix; the whole book on one page.
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ chapter $<
 $(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
@@ -232,25 +168,17 @@ $(TORCH_TABLE): tests/reference/torch_table.py $(wildcard tests/reference/cases_
 	  && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 $(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) $(TORCH_TABLE) | $(OUTS) $(SVGS)
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
-
-# Snippet and solution markers in the C sources pair up: an error names the C
-# file and line, before any chapter tries to cut a listing from them.
+# Snippet and solution markers pair up: an error names the C file and line.
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
 $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; mkdir -p $(@D); touch $@
-
-# The offline search index: the filter wrote one record per section of each
-# chapter page; book/book.js loads this file with a <script> tag.
+# The offline search index (one record per section, written by the filter), and
+# MiniSearch from npm (book/package-lock.json), copied in so search works from file://.
 $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
-
-# The search library, MiniSearch from npm as pinned in book/package-lock.json,
-# copied into the book so that the search works from file:// (book/build/vendor.sh).
 $(B)/html/minisearch.js: book/package.json book/package-lock.json book/build/vendor.sh
 	$(call say,NPM,$@) book/build/vendor.sh $(B) $@
-
-# Each chapter's program with the library, as a reproducible tarball.
-# Graded functions are stubbed in it as the packs stub them (tests/leaks.sh).
+# Each chapter's program with the library as a tarball, graded functions stubbed.
 $(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh \
     tests/grader/pack.py $(wildcard tests/assignments/ch*.tsv)
 	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@ $(filter code/%,$^)
@@ -262,13 +190,11 @@ $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-s
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
 	  && sed 's/^/warning: /' $@.tmp.$$$$ >&2; mv $@.tmp.$$$$ $@
 
-# No time, speed or size in the prose unless it is spliced, and every glossary
-# term linked where it is first used (build errors).
+# No time, speed or size in prose unless spliced; glossary terms linked at first use.
 $(B)/units.ok: $(FRONT) $(CHAPTERS) $(BACK) book/check-units.sh book/check-glossary.sh
 	$(Q)mkdir -p $(B) && book/check-units.sh $(FRONT) $(CHAPTERS) book/glossary.md \
 	  && book/check-glossary.sh book/glossary.md $(CHAPTERS) && touch $@
-
-html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(B)/html/minisearch.js $(DOWNLOADS) $(B)/snippet-report.txt
+html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(B)/html/minisearch.js $(DOWNLOADS) $(B)/snippet-report.txt  ## the HTML book only
 
 # SOURCE_DATE_EPOCH dates everything made (PDF metadata, tarballs, EPUB). The build
 # stamp (book/filter/stamp.lua: commit, compiler, date) is rewritten as make starts,
@@ -283,33 +209,26 @@ $(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_
 $(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) $(TORCH_TABLE) \
     $(B)/figures/cover.png | $(OUTS) $(SVGS)
 	$(call say,EPUB,$@) $(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
-pdf: $(B)/units.ok $(PDF)
-epub: $(EPUB)
+pdf: $(B)/units.ok $(PDF)  ## the PDF book only
+epub: $(EPUB)  ## the EPUB book only
 -include $(wildcard $(B)/deps/*.d)
 
-# --------------------------------------------------------------------------
 # Tests: tests/GROUP.sh print TAP, tests/run.sh runs them side by side and counts.
-# Unit tests (Criterion), sanitizer builds and the reference driver are built here.
-
-# What several groups read is made first, side by side (one job a core), so no
-# two groups make the same thing at the same moment and none waits on another.
+# What several groups read is made first, a job a core: no two groups make it at once.
 TEST_BUILDS := assignments gradescope wrongs instructors unit-tests sanitize refdriver
 check: test
-test: all
+test: all  ## build everything and run every test (alias: make check)
 	$(Q)$(MAKE) --no-print-directory -s -j$$(nproc 2>/dev/null || echo 2) B=$(B) $(TEST_BUILDS) \
 	  && tests/run.sh $(B)
-
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
-
 $(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<) $(call cc,$< $(LIB) -lcriterion $(LDLIBS))
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
 	$(call say,CC-SAN,$<) $(call cc,$(SAN) -O0 $< $(SAN_LIB) -lcriterion $(LDLIBS))
 
-# The PyTorch reference driver: tests/reference/driver.c plus one table of
-# wrappers per tests/reference/fns_*.c, listed in a generated header.
+# The PyTorch reference driver: driver.c and a table of wrappers per fns_*.c.
 REF_FNS := $(sort $(wildcard tests/reference/fns_*.c))
 $(B)/tests/ref/ref_tables.h: book/build/ref-tables.sh $(REF_FNS)
 	$(Q)book/build/ref-tables.sh $@ $(REF_FNS)
@@ -317,7 +236,6 @@ $(B)/tests/refdriver: tests/reference/driver.c $(REF_FNS) tests/reference/driver
     $(B)/tests/ref/ref_tables.h $(LIB)
 	$(call say,CC,$@) $(call cc,-I$(B)/tests/ref -Itests/reference tests/reference/driver.c $(REF_FNS) $(LIB) $(LDLIBS))
 refdriver: $(B)/tests/refdriver
-
 unit-tests: $(UNIT_BINS)
 sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 -include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
@@ -328,14 +246,11 @@ sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words $(filter %/$(m),$(LIB_SRCS)))),$(m))))
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
-# --------------------------------------------------------------------------
-# make bench: the fast kernels against PyTorch + OpenBLAS, a training step of
-# each model against PyTorch, a perf profile, and the build's own time budget
-# (code/bench/bench.sh; code/bench/README.md). Never part of make test: it measures.
-bench:
+# make bench: kernels and training steps against PyTorch, a profile, the build's time
+# budget (code/bench/README.md). Never part of make test: it measures.
+bench:  ## time attention and training against PyTorch; the build budget
 	code/bench/bench.sh $(B)
 
-# --------------------------------------------------------------------------
 # Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
 # solution markers must pair and never nest, or the build stops. A pack takes its
 # chapter's title and exercises from chapters/*.md.
@@ -346,40 +261,35 @@ solution-markers: $(B)/solution-markers.ok
 $(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(LIB_HDRS) $(wildcard code/*.c)
 	$(call say,CHECK,solution markers) python3 tests/grader/pack.py check && mkdir -p $(@D) \
 	  && touch $@
-
-assignments: $(B)/assignments/.stamp
-gradescope: $(B)/gradescope/.stamp
+assignments: $(B)/assignments/.stamp  ## student packs: $(B)/assignments/chNN/, chNN.tar.gz
+gradescope: $(B)/gradescope/.stamp  ## a Gradescope autograder per chapter: $(B)/gradescope/chNN.zip
 $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 	$(call say,PACK,$(B)/$*/) book/build/packs.sh $(B) $*
 
 # No graded function's body in what a reader or another chapter's student gets:
 # the pages, the EPUB, the PDF, the program tarballs, the student packs.
-leaks: all assignments
+leaks: all assignments  ## fail if a graded body is in the book, a download or another pack
 	$(call say,CHECK,graded bodies in the outputs) python3 tests/grader/leak.py $(B)
 
-# Every wrong version (tests/grader/wrong/) graded by the real judge, once:
-# $(B)/wrongs.json, which the instructor edition and the wrongs test group read.
-# wrongs-table prints the instructor's table: each version's score and mistake.
-wrongs: $(B)/wrongs.json
+# Every wrong version graded by the real judge, once: read by the instructor edition
+# and the wrongs test group.
+wrongs: $(B)/wrongs.json  ## grade every wrong version (tests/grader/wrong/) into $(B)/wrongs.json
 $(B)/wrongs.json: $(LIB) $(filter-out $(CHAPTERS),$(ASSIGN_DEPS)) $(wildcard tests/grader/wrong/*/*.c)
 	$(call say,GRADE,wrong versions) python3 tests/grader/wrongs.py $(B) --record $@ > /dev/null
-wrongs-table: $(B)/wrongs.json
+wrongs-table: $(B)/wrongs.json  ## the common mistakes and what each scores
 	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
 	  python3 tests/grader/wrongs.py --from $< --table | sort
 
-# The instructor edition (never in the book or a pack): solutions cut from code/lib/,
-# rubric, hints, why each is right, the common mistakes graded by the real judge,
-# hints and answers for the other exercises (tests/assignments/notes/, answers/).
-instructors: $(B)/instructors/instructors.pdf
+# The instructor edition (never in the book or a pack): solutions, rubric, hints, why,
+# the graded common mistakes, the other exercises' answers (tests/assignments/notes/).
+instructors: $(B)/instructors/instructors.pdf  ## the instructor edition: $(B)/instructors/
 $(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(B)/wrongs.json \
     $(wildcard tests/assignments/notes/*.md tests/assignments/answers/*.c) $(CHAPTERS) \
     tests/grader/instructors.py book/build/instructors.sh
 	$(call say,INSTR,$(B)/instructors/) book/build/instructors.sh $(B)
 
-# Dependencies: the Debian 12 packages of book/build/packages.txt (one a line, with
-# why), the test locale and Node.js. Idempotent: apt runs only if something is missing.
-deps:
+# The Debian 12 packages of book/build/packages.txt, the test locale, Node.js (idempotent).
+deps:  ## install the Debian packages the project needs (as root)
 	@book/build/deps.sh
-
-clean:
+clean:  ## remove $(B)/
 	rm -rf $(B)

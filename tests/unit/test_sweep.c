@@ -678,6 +678,9 @@ static void sw_tmat(const int *s) {
     tmat_set_rows(y, NULL, n, m);
     tmat_sum_rows_acc(y, db, n, m);
     fin(db, N1(m), "db");
+    double dots[4] = {0.0, 0.0, 0.0, 0.0};   // q = n (-1..3: nothing, or 1..3 sums)
+    tmat_dots4(x, x, k, n, dots);   // n rows of x, each k long
+    for (int j = 0; j < 4; j++) fin1((float)dots[j], "dots");
     free(x); free(w); free(y); free(b); free(db);
 }
 // tanh_fast has no size: s[0] picks an argument, an ordinary one or an edge
@@ -1492,6 +1495,9 @@ static void sw_xent(const int *s) {   // N, V, ignore, eps / 0.5
     fin(probs, N2(n, v), "probs");
     xent_backward(probs, targets, dl, n, v, ignore, 0.5f);
     fin(dl, N2(n, v), "dlogits");
+    float mx = -7.0f;
+    fin1(xent_softmax_row(logits, probs, v, &mx), "row sum");
+    fin1(mx, "row max");
     loss = smooth_xent_forward(logits, targets, probs, n, v, ignore, eps, &count);
     if (eps > 1.0f || eps < 0.0f) cr_assert(isnan(loss) && count == 0);
     else fin1(loss, "smoothed loss");
@@ -1934,7 +1940,8 @@ static const sweep_t SWEEP[] = {
         {"tied_embed_forward tied_embed_backward tied_logits_forward "
          "tied_logits_backward",
          3, sw_tied_embed},
-        {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc",
+        {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc "
+         "tmat_dots4",
          3, sw_tmat},
         {"tanh_fast", 1, sw_tanh_fast},
         {"embedding_forward embedding_backward embedding_pos_forward "
@@ -1974,7 +1981,8 @@ static const sweep_t SWEEP[] = {
         {"sampling_top_k sampling_top_p", 3, sw_sampling},
         {"metrics_token_accuracy metrics_exact_match", 4, sw_metrics},
         {"optim_adam_step optim_clip_norm", 4, sw_optim},
-        {"xent_forward xent_backward smooth_xent_forward smooth_xent_backward", 4,
+        {"xent_forward xent_backward smooth_xent_forward smooth_xent_backward "
+         "xent_softmax_row", 4,
          sw_xent},
         {"trainer_lr_linear trainer_lr_warmup trainer_init trainer_free trainer_step "
          "trainer_val_loss trainer_run",

@@ -51,21 +51,8 @@ static void gate_backward(const swiglu_params_t *p, float *da, float *db,
             // in the forward pass this was: out = h W_2. Four sums at once,
             // each in order of c (independent chains keep the unit busy).
             int q = F - f < 4 ? (int)(F - f) : 4;
-            double dh[4] = {0.0, 0.0, 0.0, 0.0};
-            const float *w2f = p->w2 + f * C;
-            if (q == 4) {
-                double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0;
-                for (int c = 0; c < C; c++) {
-                    double d = dout_n[c];
-                    d0 += d * w2f[c], d1 += d * w2f[C + c];
-                    d2 += d * w2f[2L * C + c], d3 += d * w2f[3L * C + c];
-                }
-                dh[0] = d0, dh[1] = d1, dh[2] = d2, dh[3] = d3;
-            } else {
-                for (int c = 0; c < C; c++)
-                    for (int j = 0; j < q; j++)
-                        dh[j] += (double)dout_n[c] * w2f[(long)j * C + c];
-            }
+            double dh[4];
+            tmat_dots4(dout_n, p->w2 + f * C, C, q, dh);
             // in the forward pass this was: h = a * sigmoid(a) * b
             for (int j = 0; j < q; j++) {
                 long i = n * F + f + j;

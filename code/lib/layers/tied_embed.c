@@ -1,6 +1,8 @@
 // tied_embed.c -- tied token embedding and output projection.
 #include "layers/tied_embed.h"
 
+#include "base/tmat.h"
+
 int tied_embed_forward(float *x, const int *tokens, const float *wte, int N, int V,
                        int C) {
     for (int n = 0; n < N; n++) {
@@ -37,21 +39,8 @@ void tied_logits_forward(float *logits, const float *x, const float *wte, int N,
     for (int n = 0; n < N; n++)
         for (int i = 0; i < V; i += 4) {        // four logits at once, each in order
             int q = V - i < 4 ? V - i : 4;
-            double dot[4] = {0.0, 0.0, 0.0, 0.0};
-            const float *xn = x + (long)n * C, *w = wte + (long)i * C;
-            if (q == 4) {
-                double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0;
-                for (int c = 0; c < C; c++) {
-                    double xc = xn[c];
-                    d0 += xc * w[c], d1 += xc * w[C + c];
-                    d2 += xc * w[2L * C + c], d3 += xc * w[3L * C + c];
-                }
-                dot[0] = d0, dot[1] = d1, dot[2] = d2, dot[3] = d3;
-            } else {
-                for (int c = 0; c < C; c++)
-                    for (int j = 0; j < q; j++)
-                        dot[j] += (double)xn[c] * w[(long)j * C + c];
-            }
+            double dot[4];
+            tmat_dots4(x + (long)n * C, wte + (long)i * C, C, q, dot);
             for (int j = 0; j < q; j++) logits[(long)n * V + i + j] = (float)dot[j];
         }
 }

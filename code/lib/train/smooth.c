@@ -1,5 +1,6 @@
 // smooth.c -- label-smoothed cross-entropy and its gradient.
 #include "train/smooth.h"
+#include "train/xent.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -11,11 +12,8 @@ double smooth_xent_forward(const float *logits, const int *targets, float *probs
     double loss = 0.0;
     for (int i = 0; i < n && v > 0; i++) {
         const float *z = logits + (size_t)i * v;
-        float *p = probs + (size_t)i * v, mx = z[0];
-        for (int j = 1; j < v; j++) mx = z[j] > mx ? z[j] : mx;
-        double sum = 0.0;
-        for (int j = 0; j < v; j++) sum += (p[j] = expf(z[j] - mx));
-        for (int j = 0; j < v; j++) p[j] = (float)(p[j] / sum);
+        float mx;
+        double sum = xent_softmax_row(z, probs + (size_t)i * v, v, &mx);
         int y = targets[i];
         if (y == ignore || y < 0 || y >= v) continue;
         double row = 0.0;                        // -sum_j q_j log softmax(z)_j

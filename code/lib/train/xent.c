@@ -4,17 +4,26 @@
 #include <math.h>
 #include <stddef.h>
 
+double xent_softmax_row(const float *z, float *p, int v, float *mx) {
+    *mx = 0.0f;
+    if (v < 1) return 0.0;
+    float m = z[0];
+    for (int j = 1; j < v; j++) m = z[j] > m ? z[j] : m;
+    double sum = 0.0;
+    for (int j = 0; j < v; j++) sum += (p[j] = expf(z[j] - m));
+    for (int j = 0; j < v; j++) p[j] = (float)(p[j] / sum);
+    *mx = m;
+    return sum;
+}
+
 double xent_forward(const float *logits, const int *targets, float *probs, int n, int v,
                     int ignore, int *count) {
     double loss = 0.0;
     *count = 0;
     for (int i = 0; i < n && v > 0; i++) {
         const float *z = logits + (size_t)i * v;
-        float *p = probs + (size_t)i * v, mx = z[0];
-        for (int j = 1; j < v; j++) mx = z[j] > mx ? z[j] : mx;
-        double sum = 0.0;
-        for (int j = 0; j < v; j++) sum += (p[j] = expf(z[j] - mx));
-        for (int j = 0; j < v; j++) p[j] = (float)(p[j] / sum);
+        float mx;
+        double sum = xent_softmax_row(z, probs + (size_t)i * v, v, &mx);
         int y = targets[i];
         if (y == ignore || y < 0 || y >= v) continue;
         loss += -((double)(z[y] - mx) - log(sum));    // -log softmax(z)[y]

@@ -12,6 +12,11 @@
 double xent_forward(const float *logits, const int *targets, float *probs, int n, int v,
                     int ignore, int *count);
 
+// One row: probs (V,) = softmax of logits (V,), the sum of the exponentials
+// exp(z_j - max) in double returned, and *mx = the row's max. V below 1:
+// returns 0, *mx = 0, nothing written. xent_forward and smooth.h share it.
+double xent_softmax_row(const float *z, float *p, int v, float *mx);
+
 // Gradient of scale * (summed loss): dlogits (N, V) += scale * (probs - onehot)
 // on counted rows; ignored rows get nothing. With scale = 1 / count this is
 // the gradient of the mean (torch's reduction='mean').
