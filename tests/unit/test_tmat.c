@@ -66,7 +66,8 @@ Test(tmat, dots4_equal_one_sum_at_a_time_bit_for_bit) {
             cr_assert(got[j] == want, "q %d, sum %d: %.17g, one at a time %.17g", q, j,
                       got[j], want);
         }
-        for (int j = q; j < 4; j++) cr_assert(got[j] == 9, "q %d: out[%d] untouched", q, j);
+        for (int j = q; j < 4; j++)
+            cr_assert(got[j] == 9, "q %d: out[%d] untouched", q, j);
     }
     double out[4] = {9, 9, 9, 9};
     tmat_dots4(x, w, C, 0, out);

@@ -12,8 +12,8 @@ double smooth_xent_forward(const float *logits, const int *targets, float *probs
     double loss = 0.0;
     for (int i = 0; i < n && v > 0; i++) {
         const float *z = logits + (size_t)i * v;
-        float mx;
-        double sum = xent_softmax_row(z, probs + (size_t)i * v, v, &mx);
+        float *p = probs + (size_t)i * v, mx;   // p: this row's probabilities
+        double sum = xent_softmax_row(z, p, v, &mx);
         int y = targets[i];
         if (y == ignore || y < 0 || y >= v) continue;
         double row = 0.0;                        // -sum_j q_j log softmax(z)_j
