@@ -69,16 +69,16 @@ if [ "$(id -u)" = 0 ]; then
 fi
 # Two gradings with one kept test user would kill each other's compilers and
 # tests (each sweeps the user): one at a time, by a lock in a folder only root
-# can write (a lock in /tmp could be a student's symlink).
+# can write (a lock in /tmp could be a student's symlink). fd 9, the lock, is
+# closed for everything run as the test user (compile_as, run_judged).
 if [ "$SWEEP" = 1 ]; then
   L=/run/attention-grader
   if mkdir -p -m 700 "$L" 2>/dev/null && [ -d "$L" ] && [ ! -L "$L" ] &&
      [ "$(stat -c %u "$L")" = 0 ] && exec 9>>"$L/$GRADER_USER.lock"; then
-    flock -w 900 9 || { echo "grade.sh: another grading kept $GRADER_USER for 900 s" >&2; exit 2; }
+    flock -w 900 9 || { echo "grade.sh: another grading kept $GRADER_USER for 900 s" >&2
+                        rm -rf "$W"; exit 2; }
   fi
 fi
-# (fd 9, the lock, is closed for everything that runs as the test user: a
-# student's process must neither write the file nor hold the lock.)
 # Kill every process of the user, again until none is left (one forked while
 # pkill read the process table escapes a single pass).
 sweep() {
