@@ -72,12 +72,21 @@ else fail "$last: a retitled chapter and a reworded exercise reach the pack's RE
   "$(head -n 1 "$readme" 2>&1); $(grep -c reworded "$readme" 2>&1) reworded"; fi
 
 # --- run a zip in an imitation of Gradescope's /autograder ---------------------
+# image CHAPTER: the zip unpacked into $T/image-CHAPTER and set up once, as
+# Gradescope's image is by setup.sh: its --prebuild line, run as written there
+# (the rest of setup.sh installs packages and a user)
+image() {
+  local c=$1 d=$T/image-$1
+  rm -rf "$d"; mkdir -p "$d"
+  (cd "$d" && unzip -q "$OLDPWD/$B/gradescope/$c.zip" &&
+     bash -c "$(grep -e '--prebuild' setup.sh)" setup.sh) > "$T/prebuild-$c.log" 2>&1
+}
 # autograde CHAPTER SUBMISSION_DIR NAME [ENV...] -> $T/NAME/autograder/results/results.json
 autograde() {
   local c=$1 sub=$2 name=$3; shift 3
   local root="$T/$name"
   rm -rf "$root"; mkdir -p "$root/autograder/source" "$root/autograder/results"
-  (cd "$root/autograder/source" && unzip -q "$OLDPWD/$B/gradescope/$c.zip")
+  cp -R "$T/image-$c/." "$root/autograder/source/"
   cp -R "$sub" "$root/autograder/submission"
   mkdir -p "$root/tmp"
   chmod -R a+rX "$root"; chmod 777 "$root/autograder/results"; chmod 1777 "$root/tmp"
@@ -112,6 +121,18 @@ print("yes" if ok else "; ".join("%g %s" % (t["score"], t["output"][:200]) for t
 # untouched stubs, graded two at a time: a grading runs one test after another,
 # and the machine has a core for each.
 n_jobs=$(nproc 2>/dev/null || echo 2)
+for c in $CHAPTERS; do
+  image "$c" &
+  while [ "$(jobs -rp | wc -l)" -ge "$n_jobs" ]; do wait -n; done
+done
+wait
+nobuilt=""
+for c in $CHAPTERS; do
+  [ -s "$T/image-$c/pack/grader/built/sum" ] && [ -n "$(ls "$T/image-$c/pack/grader/built/judge")" ] ||
+    nobuilt="$nobuilt $c: $(head -c 300 "$T/prebuild-$c.log")"
+done
+if [ -z "$nobuilt" ]; then pass "every zip's setup.sh builds its judges and the runner's objects (grade.sh --prebuild)"
+else fail "every zip's setup.sh builds its judges and the runner's objects (grade.sh --prebuild)" "$nobuilt"; fi
 for c in $CHAPTERS; do
   mkdir -p "$T/sol-$c" "$T/stub-$c"
   for src in $(awk -F'\t' '$1 == "task" {print $3}' "tests/assignments/$c.tsv" | sort -u); do
@@ -168,6 +189,22 @@ print("%g %g" % (sum(t["score"] for t in ts), sum(t["max_score"] for t in ts)))'
   else fail "ch06: hard-coding the visible answers of mask_window_causal scores under half" \
     "score: $got"; fi
 fi
+# The prebuilt judges are used while the pack is the one they were built from,
+# and only then: with every prebuilt judge replaced by one that fails, the
+# solution scores 0; with a pack file changed too, the grading builds its own
+# judges and the solution scores full marks again.
+for v in used stale; do
+  cp -R "$T/image-ch01" "$T/image-ch01-$v"
+  for j in "$T/image-ch01-$v"/pack/grader/built/judge/*; do printf '#!/bin/sh\nexit 3\n' > "$j"; done
+done
+echo '// changed' >> "$(ls "$T/image-ch01-stale"/pack/tests/unit/*.c | head -n 1)"
+autograde ch01-used "$T/sol-ch01" ch01-used & autograde ch01-stale "$T/sol-ch01" ch01-stale & wait
+used=$(score "$(results ch01-used)" 2>&1); stale=$(score "$(results ch01-stale)" 2>&1)
+full=$(score "$(results ch01-solution)" 2>&1)
+if [ "${used% *}" = 0 ] && [ -n "$full" ] && [ "$stale" = "$full" ]; then
+  pass "ch01: prebuilt judges are used while the pack matches them (planted failing judges: $used), and not once it changed ($stale)"
+else fail "ch01: prebuilt judges are used while the pack matches them, and not once it changed" \
+  "planted failing judges: $used; with a pack file changed too: $stale; the solution: $full"; fi
 # No task can be passed by its visible tests alone: they carry under half its points.
 for c in $CHAPTERS; do
   heavy=$(awk -F'\t' '$1 == "test" {t[$2] += $5; if ($6 == "visible") v[$2] += $5}
@@ -277,4 +314,19 @@ if echo "$out" | grep -q 'make test exit [12]' && [ -s "$T/student/results.json"
 else
   fail "ch02 pack: make, make test, make grade with only the listed packages" \
     "$(echo "$out" | tail -n 30)"
+fi
+# make grade's table gives each test's score, and they add up to results.json's;
+# grading leaves nothing in the pack but build/ and results.*
+table_sum=$(echo "$out" | awk '/^test +points verdict$/ {on = 1; next} /^Score:/ {on = 0}
+  on && substr($0, 73, 3) == " / " {n++; v = substr($0, 68, 5); gsub(/ /, "", v)
+                                     if (v ~ /^[0-9.]+$/) s += v; else bad++}
+  END {printf "%d %g %d", n, s, bad}')
+json_sum=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%d %g" % (len(r["tests"]), r["score"]))' \
+  "$T/student/results.json" 2>&1)
+extra=$(comm -13 <(ls -A "$B/assignments/ch02") <(ls -A "$T/student") | grep -vxE 'build|results\.(json|tsv)')
+if [ "$table_sum" = "$json_sum 0" ] && [ -z "$extra" ]; then
+  pass "ch02 pack: make grade's table scores every test and adds up to results.json ($json_sum), and leaves no stray file"
+else
+  fail "ch02 pack: make grade's table scores every test and adds up to results.json, and leaves no stray file" \
+    "table: tests, sum, rows without a score: $table_sum; results.json: $json_sum; new files: $extra"
 fi

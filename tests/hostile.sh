@@ -52,6 +52,12 @@ with zipfile.ZipFile(out, "w") as z:
             with open(p, "rb") as fh:
                 z.writestr(info, fh.read())
 PY
+# The autograder's image, set up once as Gradescope's is: setup.sh's --prebuild
+# line, run as written there (the rest of setup.sh installs packages and a user).
+mkdir -p "$H/image"
+(cd "$H/image" && unzip -q "$H/ch02-logsoftmax.zip" &&
+   bash -c "$(grep -e '--prebuild' setup.sh)" setup.sh) > "$H/prebuild.log" 2>&1 ||
+  { fail "hostile: the autograder's setup builds its judges" "$(head -c 2000 "$H/prebuild.log")"; exit 0; }
 STUB="$H/zip/pack/grader/stubs/code/lib/attention/logsoftmax.c"   # the pack's own stub
 [ -s "$STUB" ] || { fail "hostile: the ch02 zip has a logsoftmax stub" "$STUB"; exit 0; }
 HIDDEN_SRC="$H/r-x/autograder/source/pack/tests/unit/test_logsoftmax.c"   # as graded
@@ -137,7 +143,7 @@ grade_one() {   # grade_one NAME MODE USER
   [ "$2" = bare ] && env+=(GRADER_NO_REFUSE=1)
   [ "$(id -u)" = 0 ] && env+=(GRADER_USER="$3")
   rm -rf "$root"; mkdir -p "$root/autograder/source" "$root/tmp"
-  (cd "$root/autograder/source" && unzip -q "$H/ch02-logsoftmax.zip")
+  cp -R "$H/image/." "$root/autograder/source/"
   cp -R "$H/src/$1" "$root/autograder/submission"; chmod 755 "$root" "$root/tmp"
   # the hidden test path the attacks name points at this grading's own pack
   sed -i "s#$H/r-x/#$root/#g" "$root/autograder/submission/logsoftmax.c"

@@ -4,6 +4,12 @@
 # that holds no student code, print a score table and write results.json.
 #
 #   grader/grade.sh [-o RESULTS.json] [-q]      (run from the pack's top directory)
+#   grader/grade.sh --prebuild                  (once, when the autograder is set up)
+#
+# --prebuild builds what holds no student code -- the judges and the runner's
+# own objects -- into grader/built/, with a checksum of the pack files they were
+# built from; a grading uses them when the checksum still matches, and builds
+# them itself otherwise (a student's pack has none: make grade builds them).
 #
 # Reads grader/tasks.tsv (task, source file, what to write) and grader/tests.tsv
 # (task, test file, Criterion suite/test, points, visible|hidden). Every task is
@@ -27,11 +33,14 @@ cd "$(dirname "$0")/.." || exit 2
 PACK=$(pwd)
 RESULTS=results.json
 QUIET=0
+PREBUILD=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    -o) RESULTS=$2; shift 2 ;;
+    -o) [ $# -ge 2 ] || { echo "grade.sh: -o needs a file name" >&2; exit 2; }
+        RESULTS=$2; shift 2 ;;
     -q) QUIET=1; shift ;;
-    *) echo "usage: grader/grade.sh [-o RESULTS.json] [-q]" >&2; exit 2 ;;
+    --prebuild) PREBUILD=1; shift ;;
+    *) echo "usage: grader/grade.sh [-o RESULTS.json] [-q] | grader/grade.sh --prebuild" >&2; exit 2 ;;
   esac
 done
 case "$RESULTS" in /*) ;; *) RESULTS=$PACK/$RESULTS ;; esac
@@ -50,7 +59,7 @@ START=$(date +%s)
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || exit 2
 chmod 711 "$W"
-mkdir -p "$W/msg" "$W/judge" "$W/stub" && chmod 700 "$W/msg" "$W/judge" "$W/stub"
+mkdir -p "$W/msg" "$W/stub" && chmod 700 "$W/msg" "$W/stub"
 mkdir -p "$W/bin" && chmod 755 "$W/bin"
 
 say() { [ "$QUIET" = 1 ] || printf '%s\n' "$*"; }
@@ -65,7 +74,7 @@ if [ "$(id -u)" = 0 ]; then
     [ "$RUN_UID" != 0 ] || { echo "grade.sh: as root, GRADER_USER must name an unprivileged user" >&2; exit 2; }
   AS=(setpriv --reuid="$RUN_UID" --regid="$RUN_GID" --clear-groups --inh-caps=-all --)
   # Killing every process of the user is safe only for a user kept for grading.
-  [ "$GRADER_USER" != nobody ] && SWEEP=1
+  [ "$GRADER_USER" != nobody ] && [ "$PREBUILD" = 0 ] && SWEEP=1
 fi
 # Two gradings with one kept test user would kill each other's compilers and
 # tests (each sweeps the user): one at a time, by a lock in a folder only root
@@ -108,11 +117,16 @@ fi
 is_task_src() { local t; for t in "${TASKS[@]}"; do [ "${TASK_SRC[$t]}" = "$1" ] && return 0; done; return 1; }
 
 # ---------------------------------------------------------------------------
-# Build the submission: a copy of the pack's library owned by the test user,
-# compiled by it, then taken back before anything is linked.
+# What holds no student code, built once per pack (--prebuild) or per grading:
+# the runner's own objects (our main, the call shims) and the judges (test files
+# + the stubbed library + proxies).
 
-B="$W/build"
-mkdir -p "$B/tmp" && cp -R code "$B/code"   # tmp: the compiler's, removed with $W
+SECCOMP=-lseccomp
+echo 'int main(void){return 0;}' > "$W/t.c"
+"$CC" "$W/t.c" -lseccomp -o "$W/t" 2>/dev/null || SECCOMP="-DGRADER_NO_SECCOMP"
+calls=(); for t in "${TASKS[@]}"; do calls+=("grader/calls/$t.c"); done
+TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | sort -u)
+
 # A task the book keeps static (attend_row_backward) is made visible, in the
 # submission and in the stubs alike, so the runner can call it and the judge's
 # copy of its file calls the proxy.
@@ -122,6 +136,78 @@ unstatic() {   # unstatic FILE (in place)
     sed -i -E "s/^static[[:space:]]+(([A-Za-z_][A-Za-z0-9_]*[[:space:]*]+)+$t[[:space:]]*\()/\1/" "$1"
   done
 }
+# fixed_sum: a checksum of what build_fixed reads (every pack file but the task
+# sources, which a submission replaces) and of how it compiles
+fixed_sum() {
+  { "$CC" --version 2>&1 | head -n 1; echo "$CFLAGS $SECCOMP"
+    find code grader tests -type f ! -path 'grader/built*' ! -path grader/missing.txt | sort |
+      grep -vxF -f <(printf '%s\n' "${TASK_SRC[@]}") | xargs -r -d '\n' sha256sum
+  } | sha256sum | cut -d' ' -f1
+}
+# build_fixed DIR: DIR/runner/*.o and DIR/judge/TESTFILE (a judge that does not
+# build is left out: its tests report a link error); messages in $W/msg
+build_fixed() {
+  local d=$1 src s o t tf def=""
+  mkdir -p "$d/runner" "$d/jobj" "$d/judge"
+  [ "$SECCOMP" != -lseccomp ] && def=$SECCOMP
+  { echo '#include "call.h"'
+    for t in "${TASKS[@]}"; do echo "GRADER_SHIM($t);"; done
+    echo 'typedef struct { const char *name; grader_shim_fn *fn; } shim_entry;'
+    echo 'extern const shim_entry grader_shims[]; extern const int grader_nshims;'
+    echo 'const shim_entry grader_shims[] = {'
+    for t in "${TASKS[@]}"; do echo "  {\"$t\", grader_shim_$t},"; done
+    echo '}; const int grader_nshims = sizeof grader_shims / sizeof *grader_shims;'
+  } > "$d/shims.c"
+  "$CC" $CFLAGS -Igrader $def -c grader/runner.c -o "$d/runner/runner.o" &&
+    "$CC" $CFLAGS -Igrader $def -c "$d/shims.c" -o "$d/runner/shims.o" || return 1
+  for t in "${TASKS[@]}"; do
+    "$CC" $CFLAGS -Igrader $def -c "grader/calls/$t.c" -o "$d/runner/call_$t.o" || return 1
+  done
+  # The judges' library: the pack's stubs (never the submission), unoptimised so
+  # that a call inside a file goes through the symbol the proxy replaces.
+  for src in code/lib/*/*.c; do
+    s=$src; [ -f "grader/stubs/$src" ] && s="grader/stubs/$src"
+    o="$d/jobj/$(echo "$src" | tr / _).o"
+    cp "$s" "$d/src.c"; unstatic "$d/src.c"
+    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
+      -c "$d/src.c" -o "$o" 2>>"$W/msg/judge.log"
+    for t in "${TASKS[@]}"; do
+      objcopy --weaken-symbol="$t" "$o"
+    done
+  done
+  ar rcs "$d/jlib.a" "$d"/jobj/*.o
+  for tf in $TEST_FILES; do
+    "$CC" $CFLAGS -O0 -Igrader -DGRADER_JUDGE -Wno-unused-function "tests/unit/$tf.c" \
+      grader/judge.c "${calls[@]}" "$d/jlib.a" -lcriterion -lm \
+      -o "$d/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$d/judge/$tf"
+  done
+  rm -rf "$d/jobj" "$d/jlib.a" "$d/src.c" "$d/shims.c"
+}
+
+if [ "$PREBUILD" = 1 ]; then
+  sum=$(fixed_sum)
+  rm -rf grader/built.tmp
+  if build_fixed grader/built.tmp > "$W/msg/runner.log" 2>&1 && echo "$sum" > grader/built.tmp/sum; then
+    rm -rf grader/built && mv -T grader/built.tmp grader/built &&
+      { echo "grade.sh: the judges and the runner's objects are in grader/built"; exit 0; }
+  fi
+  echo "grade.sh: --prebuild failed: $(head -c 1000 "$W/msg/runner.log")" >&2
+  rm -rf grader/built.tmp; exit 1
+fi
+# A grading uses grader/built when it was made from this pack, else builds its own.
+FIXED=$W/fixed
+if [ -f grader/built/sum ] && [ "$(cat grader/built/sum)" = "$(fixed_sum)" ]; then
+  FIXED=$PACK/grader/built
+elif ! build_fixed "$FIXED" > "$W/msg/runner.log" 2>&1; then
+  echo "grade.sh: the runner's own objects do not build: $(head -c 1000 "$W/msg/runner.log")" >&2; exit 2
+fi
+
+# ---------------------------------------------------------------------------
+# Build the submission: a copy of the pack's library owned by the test user,
+# compiled by it, then taken back before anything is linked.
+
+B="$W/build"
+mkdir -p "$B/tmp" && cp -R code "$B/code"   # tmp: the compiler's, removed with $W
 for src in $(printf '%s\n' "${TASK_SRC[@]}" | sort -u); do
   [ -f "$B/$src" ] && unstatic "$B/$src"
 done
@@ -221,54 +307,15 @@ if [ -n "$FATAL" ]; then
 fi
 
 # ---------------------------------------------------------------------------
-# The runner (student code + our main + the call shims) and the judges (test
-# files + the stubbed library + proxies; no student code).
+# The runner: the submission's library linked with our main and the call shims
 
-SECCOMP=-lseccomp
-echo 'int main(void){return 0;}' > "$W/t.c"
-"$CC" "$W/t.c" -lseccomp -o "$W/t" 2>/dev/null || SECCOMP="-DGRADER_NO_SECCOMP"
 RUNNER_OK=0
 if [ -z "$FATAL" ]; then
-  { echo '#include "call.h"'
-    for t in "${TASKS[@]}"; do echo "GRADER_SHIM($t);"; done
-    echo 'typedef struct { const char *name; grader_shim_fn *fn; } shim_entry;'
-    echo 'extern const shim_entry grader_shims[]; extern const int grader_nshims;'
-    echo 'const shim_entry grader_shims[] = {'
-    for t in "${TASKS[@]}"; do echo "  {\"$t\", grader_shim_$t},"; done
-    echo '}; const int grader_nshims = sizeof grader_shims / sizeof *grader_shims;'
-  } > "$W/stub/shims.c"
-  calls=(); for t in "${TASKS[@]}"; do calls+=("grader/calls/$t.c"); done
   lseccomp=""; [ "$SECCOMP" = -lseccomp ] && lseccomp=-lseccomp
-  if "$CC" $CFLAGS -Igrader $([ "$SECCOMP" != -lseccomp ] && echo "$SECCOMP") \
-       grader/runner.c "$W/stub/shims.c" "${calls[@]}" "$LIB" $lseccomp -lm \
-       -o "$W/bin/runner" > "$W/msg/runner.log" 2>&1; then
-    RUNNER_OK=1; chmod 755 "$W/bin/runner"
-  else
-    say "  the runner does not link against the submission"
-  fi
-  # The judges' library: the pack's stubs (never the submission), unoptimised so
-  # that a call inside a file goes through the symbol the proxy replaces.
-  mkdir -p "$W/judge/obj"
-  for src in code/lib/*/*.c; do
-    s=$src; [ -f "grader/stubs/$src" ] && s="grader/stubs/$src"
-    o="$W/judge/obj/$(echo "$src" | tr / _).o"
-    cp "$s" "$W/judge/src.c"; unstatic "$W/judge/src.c"
-    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
-      -c "$W/judge/src.c" -o "$o" 2>>"$W/msg/judge.log"
-    for t in "${TASKS[@]}"; do
-      objcopy --weaken-symbol="$t" "$o"
-    done
-  done
-  ar rcs "$W/judge/lib.a" "$W"/judge/obj/*.o
+  if "$CC" "$FIXED"/runner/*.o "$LIB" $lseccomp -lm -o "$W/bin/runner" >> "$W/msg/runner.log" 2>&1
+  then RUNNER_OK=1; chmod 755 "$W/bin/runner"
+  else say "  the runner does not link against the submission"; fi
 fi
-
-TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | sort -u)
-for tf in $TEST_FILES; do
-  [ -n "$FATAL" ] && break
-  "$CC" $CFLAGS -O0 -Igrader -DGRADER_JUDGE -Wno-unused-function "tests/unit/$tf.c" \
-    grader/judge.c "${calls[@]}" "$W/judge/lib.a" -lcriterion -lm \
-    -o "$W/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$W/judge/$tf"
-done
 chmod 755 "$W/bin" "$W"/bin/* 2>/dev/null   # Criterion re-reads its own binary
 
 # ---------------------------------------------------------------------------
@@ -285,7 +332,7 @@ run_judged() {
       GRADER_RUN_DIR="$dir" GRADER_RUN_OUT="$4" GRADER_RUN_UID="$RUN_UID" \
       GRADER_RUN_GID="$RUN_GID" GRADER_CALL_SECONDS="$WALL" GRADER_CPU="$CPU" \
       GRADER_MEM_MB="$MEM_MB" GRADER_OUT_KB="$OUT_KB" GRADER_SEED="$SEED" \
-      timeout -k 1 "$((WALL * 2))" "$W/judge/$1" --filter "$2" -j1 --color=never \
+      timeout -k 1 "$((WALL * 2))" "$FIXED/judge/$1" --filter "$2" -j1 --color=never \
       --short-filename </dev/null ) > "$3" 2>&1
   echo $?
   sweep; rm -rf "$dir"
@@ -310,7 +357,7 @@ while IFS=$'\t' read -r task tf filter points vis; do
     verdict="compile error"
     { echo "$src does not compile, so $task scores 0:"; head_msg "${BROKEN[$src]}"; } > "$msg"
   else
-    if [ "$RUNNER_OK" != 1 ] || [ ! -x "$W/judge/$tf" ]; then
+    if [ "$RUNNER_OK" != 1 ] || [ ! -x "$FIXED/judge/$tf" ]; then
       verdict="link error"
       { echo "The submission does not link:"; head_msg "$W/msg/runner.log"
         [ -f "$W/msg/judge-$tf.log" ] && head_msg "$W/msg/judge-$tf.log"; } > "$msg"
@@ -352,7 +399,7 @@ while IFS=$'\t' read -r task tf filter points vis; do
   [ "$verdict" = passed ] || [ "${verdict%% *}" = passed ] || [ "${verdict%% *}" = failed ] ||
     [ "${verdict%% *}" = crashed ] || { tested=0; passing=0; }
   score=$(awk -v p="$points" -v a="$passing" -v b="$tested" \
-          'BEGIN {if (a > b) a = b; printf "%g", b > 0 ? p * a / b : 0}')
+          'BEGIN {if (a > b) a = b; printf "%g", (b > 0 ? p * a / b : 0)}')
   ROWS+=("$(printf '%-66.66s %5s / %-3s %s' "$name" "$score" "$points" "$verdict")")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$points" "$vis" "$tested" "$passing" \
     "$verdict" "$msg" >> "$TOTAL_ROWS"
