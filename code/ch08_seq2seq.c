@@ -825,7 +825,7 @@ static void section_measured(report_t *r, const run_t *run) {
                run->models[k].tr.seconds, run->epochs);
         total += run->models[k].tr.seconds;
     }
-    printf("%-10s %6.1f s of processor time on one core, -O2, no threads\n", "total",
+    printf("%-10s %6.1f s of processor time on one core, -O3, no threads\n", "total",
            total);
     printf("greedy decoding of the %d test sentences (batches of %d):\n", run->test.n,
            EVAL_BATCH);

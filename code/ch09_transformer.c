@@ -598,7 +598,7 @@ static void save_weights(report_t *r, const run_t *run) {
 
 static void section_measured(report_t *r, const run_t *run) {
     report_section(r, "measured time");
-    printf("training    %6.1f s for %d epochs (processor time, one core, -O2)\n",
+    printf("training    %6.1f s for %d epochs (processor time, one core, -O3)\n",
            run->tr.seconds, run->epochs);
     printf("decoding    %6.1f s for %ld tokens of the test set: %.1f us per token\n",
            run->decode_seconds, run->decode_tokens,

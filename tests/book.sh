@@ -185,12 +185,43 @@ for md in chapters/[0-9][0-9]-*.md; do
   tgz="$B/html/download/$prog.tar.gz"
   if grep -q "href=\"download/$prog.tar.gz\"" "$B/html/$name.html" && tar -xzf "$tgz" -C "$T" \
      && [ -s "$T/$prog/code/$prog.c" ] && [ -s "$T/$prog/README.txt" ] \
-     && { [ "$built" = 1 ] || (cd "$T/$prog" && cc -std=c11 -O2 -ffp-contract=off -Icode/lib \
-            "code/$prog.c" code/lib/*/*.c -lm -o "$prog" 2>&1); }; then
+     && { [ "$built" = 1 ] || (cd "$T/$prog" && eval "$(grep -m1 '^ *cc ' README.txt)" 2>&1 &&
+                                  [ -x "$prog" ]); }; then
     pass "$name.html offers $prog.tar.gz$([ "$built" = 0 ] && echo ', and it builds')"
     built=1
   else fail "$name.html offers $prog.tar.gz"; fi
 done
+
+# Every cc command shown to a reader (the chapters, README.md, CONTRIBUTING.md, a
+# tarball's README.txt) keeps the book's -std=c11 and -ffp-contract=off, and each
+# file or glob it names exists: the first chapters once globbed code/lib/*.c,
+# which matches nothing.
+cc_problems() {   # cc_problems FILE...: one line per fault
+  local f n line w
+  for f in "$@"; do
+    grep -n -oE '(^|`) *cc -[^`]*' "$f" | while IFS= read -r line; do
+      n=${line%%:*}; line=${line#*:}; line=${line#\`}
+      while [ "${line%\\}" != "$line" ]; do   # a continued line
+        n=$((n + 1)); line="${line%\\} $(sed -n "${n}p" "$f")"
+      done
+      for w in -std=c11 -ffp-contract=off; do
+        case " $line " in *" $w "*) ;; *) echo "$f: '$line' lacks $w" ;; esac
+      done
+      for w in $line; do
+        case $w in code/*) [ -e "$w" ] || echo "$f: '$line': $w matches no file" ;; esac
+      done
+    done
+  done
+}
+tar -xzf "$B/html/download/ch01_intuition.tar.gz" -O ch01_intuition/README.txt > "$T/tarball-README.txt" 2>/dev/null
+bad=$(cc_problems chapters/*.md README.md CONTRIBUTING.md "$T/tarball-README.txt")
+shown=$(grep -hcE '(^|`) *cc -' chapters/*.md README.md CONTRIBUTING.md "$T/tarball-README.txt" | awk '{ s += $1 } END { print s + 0 }')
+printf 'x\n```sh\ncc -std=c11 -O3 -Icode/lib code/ch01_intuition.c code/lib/*.c \\\n  -lm -o x\n```\n' > "$T/planted.md"
+planted=$(cc_problems "$T/planted.md" | wc -l)
+if [ -z "$bad" ] && [ "$planted" = 2 ] && [ "$shown" -ge 5 ]; then
+  pass "the $shown cc commands a reader is shown name files that exist and keep -std=c11 -ffp-contract=off (a planted one: $planted faults)"
+else fail "the cc commands a reader is shown name files that exist and keep -std=c11 -ffp-contract=off" \
+  "$bad${bad:+; }planted faults found: $planted of 2; commands found: $shown"; fi
 
 # The EPUB: its XHTML well-formed (epubcheck's full check is in validate.sh),
 # MathML math, the figures inside.

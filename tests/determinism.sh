@@ -17,7 +17,7 @@ unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip 
 
 # Three builds span what could change a result: no optimisation at all, and
 # each compiler at its most aggressive, vectorised for this machine (the book's
-# own build is gcc -O2). clang at -O0 and -O2, which it once ran too, lie between
+# own build is gcc -O3). clang at -O0 and -O2, which it once ran too, lie between
 # these; they went to keep make test inside its time budget.
 configs=("gcc -O0" "gcc -O3 -march=native" "clang -O3 -march=native")
 n_jobs=$(nproc 2>/dev/null || echo 2)

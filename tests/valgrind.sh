@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # valgrind.sh BUILD_DIR -- every chapter program under valgrind's memcheck, as
-# built for the book (-O2 -g, no sanitizer): no invalid access, no use of
+# built for the book (-O3 -g, no sanitizer): no invalid access, no use of
 # uninitialised memory, no leak of any kind (still-reachable counts too). Each
 # program runs once, with --data (the path that also writes every data file),
 # and must print and write exactly what the book was built from. (The run

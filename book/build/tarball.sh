@@ -16,7 +16,7 @@ cp --parents "$@" "$s/$p/"
 python3 tests/grader/pack.py stub-all "$s/$p"
 printf '%s\n' "$p: the program of one chapter of Attention in C, with the library." \
   '' 'Build and run it:' \
-  "  cc -std=c11 -O2 -ffp-contract=off -Icode/lib code/$p.c code/lib/*/*.c -lm -o $p" \
+  "  cc -std=c11 -O3 -ffp-contract=off -Icode/lib code/$p.c code/lib/*/*.c -lm -o $p" \
   "  ./$p --help" '' \
   'The functions graded in the course assignments are left as stubs marked TODO.' \
   > "$s/$p/README.txt"
