@@ -192,6 +192,15 @@ for md in chapters/[0-9][0-9]-*.md; do
   else fail "$name.html offers $prog.tar.gz"; fi
 done
 
+# Editing one chapter's prose remakes its own page and none of the other
+# chapters' (their links name it by title, which labels.tsv carries).
+md=$(ls chapters/[0-9][0-9]-*.md | sed -n 3p)
+others=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -W "$md" B="$B" html 2>/dev/null |
+  grep -oE "html/[0-9][0-9]-[a-z0-9-]+\.html" | sort -u | grep -vx "html/$(basename "$md" .md).html")
+if [ -z "$others" ] && make --no-print-directory -q B="$B" html 2>/dev/null; then
+  pass "editing $(basename "$md") remakes no other chapter's page"
+else fail "editing $(basename "$md") remakes no other chapter's page" "also: $(echo $others); up to date before: $?"; fi
+
 # Every cc command shown to a reader (the chapters, README.md, CONTRIBUTING.md, a
 # tarball's README.txt) keeps the book's -std=c11 and -ffp-contract=off, and each
 # file or glob it names exists: the first chapters once globbed code/lib/*.c,

@@ -21,6 +21,7 @@ longest_first=(reproducible browser assignments hostile determinism sanitize val
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
 jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
 D=$B/test
+T0=$EPOCHREALTIME
 mkdir -p "$D"
 for g in "${groups[@]}"; do
   [ -f "tests/$g.sh" ] || { echo "run.sh: no test group '$g' (tests/$g.sh)" >&2; exit 2; }
@@ -45,7 +46,8 @@ run_group() {
         esac
       done; } > "$D/$g.tap"
   local status=${PIPESTATUS[0]}
-  echo "$status $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d", b - a + 0.5 }')" \
+  echo "$status $(awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$T0" \
+         'BEGIN { printf "%d %d", b - a + 0.5, a - t + 0.5 }')" \
     > "$D/$g.done.tmp" && mv "$D/$g.done.tmp" "$D/$g.done"
 }
 
@@ -74,7 +76,7 @@ for g in "${groups[@]}"; do
       { echo "not ok - group $g never finished" >> "$D/$g.tap"; echo "1 0" > "$D/$g.done"; }
     sleep 0.5
   done
-  read -r status secs < "$D/$g.done"
+  read -r status secs _ < "$D/$g.done"
   log=$D/$g.tap
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
   if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -88,10 +90,11 @@ done
 wait "$pool" 2>/dev/null
 
 echo
-echo "time per group (wall s, cpu s), $jobs at a time:"
+echo "time per group (wall s, cpu s; started and ended, s after the first), $jobs at a time:"
 for g in "${groups[@]}"; do
-  printf '  %-13s %5s %5s\n' "$g" "$(cut -d' ' -f2 "$D/$g.done")" \
-    "$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$D/$g.cpu" 2>/dev/null)"
+  read -r _ secs at < "$D/$g.done"
+  printf '  %-13s %5s %5s   %4s-%s\n' "$g" "$secs" \
+    "$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$D/$g.cpu" 2>/dev/null)" "${at:-?}" "$(( ${at:-0} + secs ))"
 done
 echo "the ten slowest tests (s, group, test):"
 for g in "${groups[@]}"; do cat "$D/$g.times" 2>/dev/null; done | sort -t$'\t' -k1,1gr |

@@ -47,6 +47,12 @@ fi
 all=$B/labels.tsv.tmp.$$
 trap 'rm -f "$d"/*.tmp.$$ "$all"' EXIT
 for ch in "$@"; do cat "$d/$(basename "$ch" .md).tsv"; done > "$all"
+# and each chapter's title (its first level-1 header, without attributes), which
+# the pages' links to their neighbours read (book/filter/book.lua's title_of)
+for ch in "$@"; do
+  awk -v f="$ch" '/^# / { t = substr($0, 3); sub(/[ \t]*\{[^}]*\}[ \t]*$/, "", t)
+                          printf "title:%s\tTitle\t%s\t%s\n", f, t, f; exit }' "$ch"
+done >> "$all"
 dup=$(cut -f1 "$all" | sort | uniq -d | head -n 3)
 if [ -n "$dup" ]; then
   fail "labels.sh: label used twice in the book: $(echo $dup)" \

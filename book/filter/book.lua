@@ -50,8 +50,23 @@ function M.html_name(file)
   return (file:match('([^/]+)%.md$') or file) .. '.html'
 end
 
--- The chapter's title: its first level-1 header, without attributes.
+-- The chapter's title: its first level-1 header, without attributes. Read from
+-- BUILD/labels.tsv (book/build/labels.sh writes each chapter's title there as
+-- "title:FILE", and rewrites the file only when something in it changed), so a
+-- page that names its neighbours is not rebuilt when only their prose changes;
+-- from the chapter itself when the table has no such line.
+local titles = nil
 function M.title_of(file)
+  if not titles then
+    titles = {}
+    local path = M.BUILD .. '/labels.tsv'
+    for _, line in ipairs(util.lines_of(util.read_file(path) or '')) do
+      local f, t = line:match('^title:([^\t]+)\tTitle\t([^\t]+)\t')
+      if f then titles[f] = t end
+    end
+    if next(titles) then deps.depend(path) end
+  end
+  if titles[file] then return titles[file] end
   local text = util.read_file(file)
   if not text then return nil end
   deps.depend(file)

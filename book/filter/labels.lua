@@ -89,7 +89,7 @@ function M.load()
   for _, f in ipairs(book.chapter_files) do mine[f] = true end
   for _, line in ipairs(util.lines_of(text)) do
     local id, kind, number, file = line:match('^([^\t]+)\t([^\t]+)\t([^\t]+)\t([^\t]+)$')
-    if id and not mine[file] and not M.entries[id] then
+    if id and kind ~= 'Title' and not mine[file] and not M.entries[id] then
       order[#order + 1] = id
       M.entries[id] = { kind = kind, number = number, file = file }
     end

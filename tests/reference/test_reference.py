@@ -33,8 +33,13 @@ import sys
 import traceback
 import zlib
 
-import numpy as np
-import torch
+# One thread for OpenBLAS and torch: the shapes are small, and on a machine the
+# other test groups keep busy, idle threads spinning for work cost more CPU
+# than they save (the reference group: half its CPU time).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import numpy as np  # noqa: E402  (after the thread settings)
+import torch  # noqa: E402
 
 from reflib import *  # noqa: F401,F403  Case, Fn, randn, ... (the shared helpers)
 
@@ -433,7 +438,7 @@ def main(argv):
     if driver is None:
         print("usage: " + __doc__.strip().splitlines()[0], file=sys.stderr)
         return 2
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)
     load_chapter_tables()
     rows = []
     for name in only:
