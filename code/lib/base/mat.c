@@ -4,12 +4,21 @@
 #include <math.h>
 
 // snippet: mat_mul
+// c (n, m) = a (n, k) b (k, m): each c_ij sums its k products in order of p, in
+// double. The loop over p runs outside the loop over j, so that b is read row
+// by row, as it lies in memory; the sums of MAT_JB columns wait in acc.
 void mat_mul(const float *a, const float *b, float *c, int n, int k, int m) {
+    enum { MAT_JB = 64 };
     for (int i = 0; i < n; i++) {
-        for (int j = 0; j < m; j++) {
-            double acc = 0.0;
-            for (int p = 0; p < k; p++) acc += (double)a[i * k + p] * b[p * m + j];
-            c[i * m + j] = (float)acc;
+        for (int j0 = 0; j0 < m; j0 += MAT_JB) {
+            int w = m - j0 < MAT_JB ? m - j0 : MAT_JB;
+            double acc[MAT_JB] = {0.0};
+            for (int p = 0; p < k; p++) {
+                double aip = a[i * k + p];
+                const float *bp = b + p * m + j0;
+                for (int j = 0; j < w; j++) acc[j] += aip * bp[j];
+            }
+            for (int j = 0; j < w; j++) c[i * m + j0 + j] = (float)acc[j];
         }
     }
 }
