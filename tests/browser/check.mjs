@@ -15,10 +15,14 @@
 //   - every internal link resolves: "#id" on the page, "other.html#id" in that file
 //   - ids are unique
 //   - the prev/next links point at the neighbouring chapters, and home at index.html
-//   - a full-page screenshot in BUILD/screenshots/NAME.png
-//   - axe-core (npm) finds no serious or critical accessibility violation
+//   - a screenshot of its first screen in BUILD/screenshots/NAME.png (of the
+//     whole page with BROWSER_FULL_SHOTS=1: a fifth of the group's CPU time)
+//   - axe-core (npm) finds no serious or critical accessibility violation, on
+//     every page but book.html (the chapters again, on one page: as long as all
+//     the others together; its ids are checked here and by the Nu checker)
 // At phone width (390 px): the page does not scroll sideways (code blocks may
-// scroll inside their own box); screenshot BUILD/screenshots/NAME-phone.png.
+// scroll inside their own box); screenshot BUILD/screenshots/NAME-phone.png
+// (its first screen, as above).
 // Then, once, the reader's tools from file:// (book/book.js): search (and its
 // snippets show no TeX: with --search-snippets, only that check), theme
 // switch (system setting, remembered, figures darkened), copy buttons, the
@@ -38,6 +42,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const BUILD = path.resolve(process.argv[2] || 'build');
 const HTML = path.join(BUILD, 'html');
 const SHOTS = path.join(BUILD, 'screenshots');
+const FULL_SHOTS = process.env.BROWSER_FULL_SHOTS === '1';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const shotsShown = SHOTS.startsWith(process.cwd() + path.sep)
   ? path.relative(process.cwd(), SHOTS) : SHOTS;
@@ -309,7 +314,7 @@ async function main() {
       }
 
       // Accessibility: axe-core, serious and critical violations only.
-      try {
+      if (name !== 'book.html') try {
         await page.addScriptTag({ path: AXE });
         const v = await page.evaluate(async () => {
           // eslint-disable-next-line no-undef
@@ -321,12 +326,21 @@ async function main() {
         chk(`${name}: axe finds no serious accessibility violation`, v);
       } catch (e) { res(false, `${name}: axe ran`, String(e.message || e)); }
 
+      // PRINT_DIR set: each chapter printed there as NAME.pdf (print styles, US
+      // Letter, 0.4 in margins: Chromium's own print-to-pdf defaults), which
+      // browser.sh reads for labels stranded at the foot of a page.
+      if (process.env.PRINT_DIR && chapterPages.includes(name)) {
+        await page.pdf({ path: path.join(process.env.PRINT_DIR, name.replace(/\.html$/, '.pdf')),
+          format: 'Letter', margin: { top: '0.4in', bottom: '0.4in', left: '0.4in', right: '0.4in' },
+          printBackground: false }).catch(() => {});
+      }
+
       // A page that shows nothing (blank, or styles gone) makes a tiny PNG.
       let shot = [];
       const png = path.join(SHOTS, name.replace(/\.html$/, '.png'));
       try {
         // The whole book on one page is too tall for one picture: its first screen.
-        await page.screenshot({ path: png, fullPage: name !== 'book.html' });
+        await page.screenshot({ path: png, fullPage: FULL_SHOTS && name !== 'book.html' });
         const size = fs.statSync(png).size;
         if (size < 20000) shot = [`${png} is only ${size} bytes: does the page show anything?`];
       } catch (e) { shot = [String(e.message || e)]; }
@@ -346,7 +360,7 @@ async function main() {
       }
       chk(`${name}: no sideways scrolling at ${PHONE.width} px`, oprobs);
       await pp.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')),
-        fullPage: name !== 'book.html' })
+        fullPage: FULL_SHOTS && name !== 'book.html' })
         .catch(() => {});
       await pp.close();
       return out;
