@@ -72,15 +72,8 @@ else fail "$last: a retitled chapter and a reworded exercise reach the pack's RE
   "$(head -n 1 "$readme" 2>&1); $(grep -c reworded "$readme" 2>&1) reworded"; fi
 
 # --- run a zip in an imitation of Gradescope's /autograder ---------------------
-# image CHAPTER: the zip unpacked into $T/image-CHAPTER and set up once, as
-# Gradescope's image is by setup.sh: its --prebuild line, run as written there
-# (the rest of setup.sh installs packages and a user)
-image() {
-  local c=$1 d=$T/image-$1
-  rm -rf "$d"; mkdir -p "$d"
-  (cd "$d" && unzip -q "$OLDPWD/$B/gradescope/$c.zip" &&
-     bash -c "$(grep -e '--prebuild' setup.sh)" setup.sh) > "$T/prebuild-$c.log" 2>&1
-}
+# image CHAPTER: the chapter's zip set up once, in $T/image-CHAPTER (tap.sh)
+image() { autograder_image "$B/gradescope/$1.zip" "$T/image-$1"; }
 # autograde CHAPTER SUBMISSION_DIR NAME [ENV...] -> $T/NAME/autograder/results/results.json
 autograde() {
   local c=$1 sub=$2 name=$3; shift 3
@@ -129,7 +122,7 @@ wait
 nobuilt=""
 for c in $CHAPTERS; do
   [ -s "$T/image-$c/pack/grader/built/sum" ] && [ -n "$(ls "$T/image-$c/pack/grader/built/judge")" ] ||
-    nobuilt="$nobuilt $c: $(head -c 300 "$T/prebuild-$c.log")"
+    nobuilt="$nobuilt $c: $(head -c 300 "$T/image-$c.log")"
 done
 if [ -z "$nobuilt" ]; then pass "every zip's setup.sh builds its judges and the runner's objects (grade.sh --prebuild)"
 else fail "every zip's setup.sh builds its judges and the runner's objects (grade.sh --prebuild)" "$nobuilt"; fi

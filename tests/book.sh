@@ -197,9 +197,11 @@ done
 md=$(ls chapters/[0-9][0-9]-*.md | sed -n 3p)
 others=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -W "$md" B="$B" html 2>/dev/null |
   grep -oE "html/[0-9][0-9]-[a-z0-9-]+\.html" | sort -u | grep -vx "html/$(basename "$md" .md).html")
-if [ -z "$others" ] && make --no-print-directory -q B="$B" html 2>/dev/null; then
+if make --no-print-directory -q B="$B" html 2>/dev/null; then uptodate=yes; else uptodate=no; fi
+if [ -z "$others" ] && [ $uptodate = yes ]; then
   pass "editing $(basename "$md") remakes no other chapter's page"
-else fail "editing $(basename "$md") remakes no other chapter's page" "also: $(echo $others); up to date before: $?"; fi
+else fail "editing $(basename "$md") remakes no other chapter's page" \
+  "also: $(echo $others); the HTML up to date before: $uptodate"; fi
 
 # Every cc command shown to a reader (the chapters, README.md, CONTRIBUTING.md, a
 # tarball's README.txt) keeps the book's -std=c11 and -ffp-contract=off, and each

@@ -52,12 +52,9 @@ with zipfile.ZipFile(out, "w") as z:
             with open(p, "rb") as fh:
                 z.writestr(info, fh.read())
 PY
-# The autograder's image, set up once as Gradescope's is: setup.sh's --prebuild
-# line, run as written there (the rest of setup.sh installs packages and a user).
-mkdir -p "$H/image"
-(cd "$H/image" && unzip -q "$H/ch02-logsoftmax.zip" &&
-   bash -c "$(grep -e '--prebuild' setup.sh)" setup.sh) > "$H/prebuild.log" 2>&1 ||
-  { fail "hostile: the autograder's setup builds its judges" "$(head -c 2000 "$H/prebuild.log")"; exit 0; }
+# The autograder's image, set up once as Gradescope's is (tap.sh).
+autograder_image "$H/ch02-logsoftmax.zip" "$H/image" ||
+  { fail "hostile: the autograder's setup builds its judges" "$(head -c 2000 "$H/image.log")"; exit 0; }
 STUB="$H/zip/pack/grader/stubs/code/lib/attention/logsoftmax.c"   # the pack's own stub
 [ -s "$STUB" ] || { fail "hostile: the ch02 zip has a logsoftmax stub" "$STUB"; exit 0; }
 HIDDEN_SRC="$H/r-x/autograder/source/pack/tests/unit/test_logsoftmax.c"   # as graded

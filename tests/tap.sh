@@ -22,3 +22,13 @@ unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip 
 # test_args PROGRAM: the arguments a slow program asks its tests to use, from a
 # line "// Test args: ..." in code/PROGRAM.c (chapter 8: a small training run).
 test_args() { sed -n 's|^// Test args: *||p' "code/$1.c" 2>/dev/null | head -n 1; }
+# autograder_image ZIP DIR: a Gradescope zip unpacked into DIR and set up once, as
+# Gradescope's image is by the zip's setup.sh: its --prebuild line, run as written
+# there (the rest installs packages and a user); its messages in DIR.log.
+autograder_image() {
+  local zip dir=$2
+  zip=$(readlink -f "$1")
+  rm -rf "$dir"; mkdir -p "$dir"
+  (cd "$dir" && unzip -q "$zip" && bash -c "$(grep -e '--prebuild' setup.sh)" setup.sh) \
+    > "$dir.log" 2>&1
+}

@@ -187,11 +187,18 @@ build_fixed() {
 if [ "$PREBUILD" = 1 ]; then
   sum=$(fixed_sum)
   rm -rf grader/built.tmp
-  if build_fixed grader/built.tmp > "$W/msg/runner.log" 2>&1 && echo "$sum" > grader/built.tmp/sum; then
-    rm -rf grader/built && mv -T grader/built.tmp grader/built &&
-      { echo "grade.sh: the judges and the runner's objects are in grader/built"; exit 0; }
+  # every judge builds from the stubs alone, or the pack is broken: say which
+  if build_fixed grader/built.tmp > "$W/msg/runner.log" 2>&1; then
+    for tf in $TEST_FILES; do
+      [ -x "grader/built.tmp/judge/$tf" ] ||
+        echo "the judge $tf does not build: $(head -c 600 "$W/msg/judge-$tf.log")" >> "$W/msg/runner.log"
+    done
+    if ! grep -q '^the judge ' "$W/msg/runner.log" && echo "$sum" > grader/built.tmp/sum; then
+      rm -rf grader/built && mv -T grader/built.tmp grader/built &&
+        { echo "grade.sh: the judges and the runner's objects are in grader/built"; exit 0; }
+    fi
   fi
-  echo "grade.sh: --prebuild failed: $(head -c 1000 "$W/msg/runner.log")" >&2
+  echo "grade.sh: --prebuild failed: $(head -c 1500 "$W/msg/runner.log")" >&2
   rm -rf grader/built.tmp; exit 1
 fi
 # A grading uses grader/built when it was made from this pack, else builds its own.
