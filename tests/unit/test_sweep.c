@@ -678,9 +678,6 @@ static void sw_tmat(const int *s) {
     tmat_set_rows(y, NULL, n, m);
     tmat_sum_rows_acc(y, db, n, m);
     fin(db, N1(m), "db");
-    double dots[4] = {0.0, 0.0, 0.0, 0.0};   // q = n (-1..3: nothing, or 1..3 sums)
-    tmat_dots4(x, x, k, n, dots);   // n rows of x, each k long
-    for (int j = 0; j < 4; j++) fin1((float)dots[j], "dots");
     free(x); free(w); free(y); free(b); free(db);
 }
 // tanh_fast has no size: s[0] picks an argument, an ordinary one or an edge
@@ -1940,8 +1937,7 @@ static const sweep_t SWEEP[] = {
         {"tied_embed_forward tied_embed_backward tied_logits_forward "
          "tied_logits_backward",
          3, sw_tied_embed},
-        {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc "
-         "tmat_dots4",
+        {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc",
          3, sw_tmat},
         {"tanh_fast", 1, sw_tanh_fast},
         {"embedding_forward embedding_backward embedding_pos_forward "

@@ -51,26 +51,3 @@ Test(tmat, empty_sizes_do_nothing) {
     tmat_mul_acc(NULL, NULL, y, 1, 0, 2);
     cr_assert(y[0] == 1 && y[1] == 2);
 }
-
-Test(tmat, dots4_equal_one_sum_at_a_time_bit_for_bit) {
-    enum { C = 37 };
-    float x[C], w[4 * C];
-    for (int i = 0; i < C; i++) x[i] = (float)((i * 7919) % 23) / 7.0f - 1.5f;
-    for (int i = 0; i < 4 * C; i++) w[i] = (float)((i * 104729) % 31) / 11.0f - 1.3f;
-    for (int q = 1; q <= 4; q++) {
-        double got[4] = {9, 9, 9, 9};
-        tmat_dots4(x, w, C, q, got);
-        for (int j = 0; j < q; j++) {
-            double want = 0.0;
-            for (int i = 0; i < C; i++) want += (double)x[i] * w[j * C + i];
-            cr_assert(got[j] == want, "q %d, sum %d: %.17g, one at a time %.17g", q, j,
-                      got[j], want);
-        }
-        for (int j = q; j < 4; j++)
-            cr_assert(got[j] == 9, "q %d: out[%d] untouched", q, j);
-    }
-    double out[4] = {9, 9, 9, 9};
-    tmat_dots4(x, w, C, 0, out);
-    tmat_dots4(x, w, C, 5, out);
-    for (int j = 0; j < 4; j++) cr_assert(out[j] == 9, "q outside 1..4 writes nothing");
-}

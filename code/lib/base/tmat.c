@@ -140,22 +140,3 @@ void tmat_sum_rows_acc(const float *dy, float *db, int n, int m) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < m; j++) db[j] += dy[(size_t)i * m + j];
 }
-
-// snippet: tmat_dots4
-void tmat_dots4(const float *x, const float *w, long c, int q, double out[4]) {
-    if (q < 1 || q > 4) return;
-    if (q == 4) {
-        double d0 = 0.0, d1 = 0.0, d2 = 0.0, d3 = 0.0;
-        for (long i = 0; i < c; i++) {
-            double xi = x[i];
-            d0 += xi * w[i], d1 += xi * w[c + i];
-            d2 += xi * w[2 * c + i], d3 += xi * w[3 * c + i];
-        }
-        out[0] = d0, out[1] = d1, out[2] = d2, out[3] = d3;
-        return;
-    }
-    for (int j = 0; j < q; j++) out[j] = 0.0;
-    for (long i = 0; i < c; i++)
-        for (int j = 0; j < q; j++) out[j] += (double)x[i] * w[j * c + i];
-}
-// end snippet

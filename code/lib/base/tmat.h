@@ -27,9 +27,4 @@ void tmat_set_rows(float *y, const float *b, int n, int m);
 // dy (n, m) -> db (m,) += the sum of the rows of dy.
 void tmat_sum_rows_acc(const float *dy, float *db, int n, int m);
 
-// x (c,), w (q, c), q = 1..4 -> out[j] = x . w[j] for j < q, each sum in double
-// and in order of the index (the same bits as one sum at a time; four
-// independent chains keep the floating-point unit busy). q outside 1..4: nothing.
-void tmat_dots4(const float *x, const float *w, long c, int q, double out[4]);
-
 #endif

@@ -31,7 +31,7 @@ long swiglu_scratch_floats(const swiglu_params_t *p, int N);
 // Gradients of swiglu_forward from dout (N, C), its input x (N, C) and the act
 // (N, 3F) it kept. Accumulates (+=) into g's w1, w3, w2 (shaped like p's) and
 // dx (N, C), which may be NULL; dx must not overlap x or dout. scratch:
-// swiglu_scratch_floats(p, N) floats. Sums run in double. N <= 0: nothing.
+// swiglu_scratch_floats(p, N) floats. N <= 0: nothing.
 void swiglu_backward(const swiglu_params_t *p, swiglu_params_t *g, float *dx,
                      const float *dout, const float *x, const float *act, int N,
                      float *scratch);

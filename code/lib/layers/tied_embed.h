@@ -23,7 +23,7 @@ void tied_logits_forward(float *logits, const float *x, const float *wte, int N,
 
 // Gradients of tied_logits_forward from dlogits (N, V): accumulates (+=)
 // dx (N, C) += dlogits wte and dwte (V, C) += dlogits^T x; dx may be NULL.
-// Sums run in double.
+// Each sum runs in double, in order of its index, rounded to float once.
 void tied_logits_backward(float *dx, float *dwte, const float *dlogits, const float *x,
                           const float *wte, int N, int V, int C);
 
