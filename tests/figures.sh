@@ -11,7 +11,8 @@
 #    (tests/browser/figures.mjs layout, in Chromium);
 #  - a heatmap (a script plotting `with image` or pm3d) ends with its colour box
 #    drawn (gnuplot's own `show colorbox` after the script);
-#  - on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
+#  - on the chapter pages, at 1280 and 390 px wide, light and dark (each page loaded
+#    once a width; dark measured again where it shows a figure in another box), every figure
 #    text renders at 11 CSS px or more (tests/browser/figures.mjs sizes).
 #  - the TikZ diagrams (figures/ch*.tex): the same checks of their PDF
 #    (figure_print.py) and of their SVG as Chromium lays it out (layout).
@@ -220,6 +221,23 @@ if [ $node_ok = 1 ]; then
       planted_check "a planted text under 11 px at $width px, $scheme, is named, and only it" small_text \
         "$(echo "$out" | grep "^SIZE $width $scheme ")"
     done
+  done
+  # The dark theme is measured again where it shows a figure in another box than
+  # the light one: a planted page whose dark theme alone narrows a clean figure.
+  mkdir -p "$P/dark/html"
+  { echo '<!doctype html><html><head><meta charset="utf-8">'
+    echo '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    echo "<style>$(cat book/style.css)"
+    echo ':root[data-theme="dark"] #fig-clean { width: 20%; }</style></head>'
+    echo '<body><div class="page"><main><figure><img id="fig-clean" alt="clean"'
+    echo "src=\"data:image/svg+xml;base64,$(base64 -w0 "$P/b/figures/clean.svg")\"></figure>"
+    echo '</main></div></body></html>'; } > "$P/dark/html/planted.html"
+  out=$(node tests/browser/figures.mjs sizes "$P/dark" 2>&1)
+  for width in 1280 390; do
+    what="a figure the dark theme alone shows too small at $width px is named in dark only"
+    if [ $drawn = 1 ] && [ -z "$(echo "$out" | grep "^SIZE $width light ")" ] &&
+       names_only "$(echo "$out" | grep "^SIZE $width dark ")" clean; then pass "$what"
+    else fail "$what" "$out"; fi
   done
 fi
 out=$(for f in "${planted[@]}"; do heatmap_boxed "$P/figures/$f.gp" /dev/null "$P"; done 2>&1)

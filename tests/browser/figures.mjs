@@ -44,6 +44,14 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 
 // ---------------------------------------------------------------------------
+// In the page: the box of every figure <img> holding an SVG, as shown.
+function figureBoxes() {
+  return [...document.querySelectorAll('img')]
+    .filter((i) => /\.svg$|^data:image\/svg/.test(i.getAttribute('src') || ''))
+    .map((i) => { const r = i.getBoundingClientRect();
+      return [i.id || i.alt.slice(0, 40), r.left, r.top, r.width, r.height]; });
+}
+
 // In the page: the smallest text of every figure <img> holding an SVG.
 function measureSizes() {
   const out = [];
@@ -104,20 +112,29 @@ async function sizes(build) {
   let bad = 0, figures = 0;
   try {
     for (const width of [1280, 390]) {
-      for (const scheme of ['light', 'dark']) {
-        const ctx = await browser.newContext({ viewport: { width, height: 900 },
-          colorScheme: scheme });
-        await ctx.route('**/*', (route) => (
-          /^(file|data|blob):/.test(route.request().url())
-          ? route.continue() : route.abort('blockedbyclient')));
-        const page = await ctx.newPage();
-        for (const p of pages) {
-          await page.goto('file://' + path.join(html, p));
+      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+      await ctx.route('**/*', (route) => (
+        /^(file|data|blob):/.test(route.request().url())
+        ? route.continue() : route.abort('blockedbyclient')));
+      const page = await ctx.newPage();
+      for (const p of pages) {
+        await page.goto('file://' + path.join(html, p));
+        // Each page is loaded once per width and shown in both themes. A text's
+        // size is its font size times the width its <img> is shown at, so where
+        // the dark theme shows every figure in the box the light theme did, it
+        // measures what the light one did; only a page whose boxes differ is
+        // measured again.
+        let light = null, lightBoxes = null;
+        for (const scheme of ['light', 'dark']) {
+          await page.emulateMedia({ colorScheme: scheme });
           // the reader's own choice of theme, as book.js records it
           await page.evaluate((sc) => {
             document.documentElement.dataset.theme = sc;
           }, scheme);
-          const found = await page.evaluate(measureSizes);
+          const boxes = JSON.stringify(await page.evaluate(figureBoxes));
+          const found = light && boxes === lightBoxes
+            ? light : await page.evaluate(measureSizes);
+          if (!light) { light = found; lightBoxes = boxes; }
           figures += found.length;
           for (const f of found) {
             if (f.error) {
@@ -133,8 +150,8 @@ async function sizes(build) {
             }
           }
         }
-        await ctx.close();
       }
+      await ctx.close();
     }
   } finally {
     await browser.close();
