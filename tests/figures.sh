@@ -11,9 +11,10 @@
 #    (tests/browser/figures.mjs layout, in Chromium);
 #  - a heatmap (a script plotting `with image` or pm3d) ends with its colour box
 #    drawn (gnuplot's own `show colorbox` after the script);
-#  - on the chapter pages, at 1280 and 390 px wide, light and dark (each page loaded
-#    once a width; dark measured again where it shows a figure in another box), every figure
-#    text renders at 11 CSS px or more (tests/browser/figures.mjs sizes).
+#  - on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
+#    text renders at 11 CSS px or more (tests/browser/figures.mjs sizes; a page
+#    is loaded once a width, and the dark theme is measured again only where it
+#    shows a figure in another box than the light one).
 #  - the TikZ diagrams (figures/ch*.tex): the same checks of their PDF
 #    (figure_print.py) and of their SVG as Chromium lays it out (layout).
 # Then one planted figure (and page) per fault, beside one that is clean: each
