@@ -126,6 +126,14 @@ static void section_text(report_t *r, run_t *run) {
     fwrite(s->held, 1, (size_t)first, stdout);
 }
 
+// --small (the tests' run): each text cut to its first records, about `bytes`
+// of it, so that every section runs on a little text.
+static void keep_first_records(unsigned char *text, size_t *n, size_t bytes) {
+    size_t end = 0;
+    while (end < *n && end < bytes) end = corpus_next_record(text, *n, end);
+    *n = end;
+}
+
 static void section_tokens(report_t *r, run_t *run) {
     report_section(r, "tokenization");
     const corpus_split_t *s = &run->split;
@@ -892,7 +900,8 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
         REAL("--lr", "X", "peak learning rate", &o->lr, 1e-5, 0.1),
         REAL("--temperature", "X", "sampling temperature", &o->temperature, 0.0, 10.0),
         REAL("--top-p", "X", "sampling: nucleus mass", &o->top_p, 0.01, 1.0),
-        {.name = "--small", .help = "tiny run for the tests (no claim about quality)",
+        {.name = "--small",
+         .help = "tiny run on the first records, for the tests (no quality claim)",
          .kind = CLI_FLAG, .ival = &o->small},
     };
 #undef OPT
@@ -919,6 +928,10 @@ int main(int argc, char **argv) {
     if (read_corpus(&run) != 0) return 2;
     rng_seed(&run.rng, cli.seed);
     section_text(&r, &run);
+    if (run.o.small) {
+        keep_first_records(run.split.train, &run.split.n_train, 20000);
+        keep_first_records(run.split.held, &run.split.n_held, 3000);
+    }
     section_tokens(&r, &run);
     model_new(&run);
     section_model(&r, &run);
