@@ -180,10 +180,11 @@ $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 $(B)/html/minisearch.js: book/package.json book/package-lock.json book/build/vendor.sh
 	$(call say,NPM,$@) book/build/vendor.sh $(B) $@
-# Each chapter's program with the library as a tarball, graded functions stubbed.
-$(B)/html/download/%.tar.gz: code/%.c $(LIB_SRCS) $(LIB_HDRS) book/build/tarball.sh \
+# Each chapter's program with the library modules it links (the program is remade when
+# one of them changes), as a tarball, graded functions stubbed.
+$(B)/html/download/%.tar.gz: code/%.c $(B)/bin/% $(LIB_HDRS) book/build/tarball.sh \
     tests/grader/pack.py $(wildcard tests/assignments/ch*.tsv)
-	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@ $(filter code/%,$^)
+	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@
 
 # Report what nothing uses: snippet markers that no chapter shows (or that two
 # chapters show), and values a program records that no chapter quotes.

@@ -175,7 +175,7 @@ for page in "$B"/html/*.html; do grep -q 'class="stamp">Built from ' "$page" || 
 [ "$stamp_ok" = 1 ] && pass "every HTML page has the build stamp" || fail "every HTML page has the build stamp" "$(cat "$T/nostamp")"
 if grep -q 'Built from ' "$T/book-words.txt"; then pass "the PDF has the build stamp"; else fail "the PDF has the build stamp"; fi
 
-# Each chapter page offers its program and the library as a tarball (the first
+# Each chapter page offers its program and the modules it uses as a tarball (the first
 # one is also built, to show the README's line works from the tarball alone).
 built=0
 for md in chapters/[0-9][0-9]-*.md; do
