@@ -70,9 +70,10 @@ void tied_logits_backward(float *dx, float *dwte, const float *dlogits, const fl
     // in the forward pass this was: logits[n][i] = x[n] . wte[i]
     for (int c0 = 0; c0 < C; c0 += CB) {        // CB columns at a time
         int m = C - c0 < CB ? C - c0 : CB;
-        for (int n = 0; n < N && dx; n++)       // dx[n] += sum_i dlogits[n][i] wte[i]
-            dsum_rows(dx + (long)n * C + c0, dlogits + (long)n * V, 1, wte + c0, C, V,
-                      m);
+        for (int n = 0; n < N && dx; n++) {     // dx[n] += sum_i dlogits[n][i] wte[i]
+            float *dx_n = dx + (long)n * C + c0;
+            dsum_rows(dx_n, dlogits + (long)n * V, 1, wte + c0, C, V, m);
+        }
         for (int i = 0; i < V; i++)             // dwte[i] += sum_n dlogits[n][i] x[n]
             dsum_rows(dwte + (long)i * C + c0, dlogits + i, V, x + c0, C, N, m);
     }
