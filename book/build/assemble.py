@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""assemble.py OUT PIECE.json... -- one pandoc document (JSON) from the pieces of a
+whole book (book/build/piece.sh: each source file through book/literate.lua on its
+own), as pandoc would have read them in one run:
+
+- the blocks one after the other; the metadata of the first piece, and a key only a
+  later piece has from that piece;
+- an identifier that an earlier piece already uses (pandoc makes header ids per
+  file: "exercises" in every chapter) is renamed as pandoc renames one within a
+  file, ID-1, ID-2, ..., and the piece's own links to "#ID" follow it.
+
+Writes OUT.tmp.PID and renames it. Bad input: one line on stderr, exit 1."""
+import json
+import os
+import sys
+
+# Where an element keeps its Attr (the position in "c"), in pandoc's JSON.
+ATTR_AT = {'Header': 1, 'CodeBlock': 0, 'Div': 0, 'Span': 0, 'Link': 0, 'Image': 0,
+           'Code': 0, 'Table': 0}
+
+
+def walk(node, visit):
+    """Call visit(element) on every element (a dict with "t") below node, in order."""
+    if isinstance(node, dict):
+        if 't' in node:
+            visit(node)
+        for v in node.values():
+            walk(v, visit)
+    elif isinstance(node, list):
+        for v in node:
+            walk(v, visit)
+
+
+def ids_of(blocks):
+    out = []
+
+    def visit(el):
+        at = ATTR_AT.get(el['t'])
+        if at is not None and el['c'][at][0]:
+            out.append(el)
+    walk(blocks, visit)
+    return out
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write('usage: assemble.py OUT PIECE.json...\n')
+        return 2
+    out, pieces = argv[1], argv[2:]
+    meta, blocks, used, api = None, [], set(), None
+    for path in pieces:
+        try:
+            with open(path, encoding='utf-8') as f:
+                doc = json.load(f)
+            piece_blocks, piece_meta = doc['blocks'], doc['meta']
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.stderr.write(f'assemble.py: {path}: not a pandoc JSON piece ({e})\n')
+            return 1
+        api = api or doc.get('pandoc-api-version')
+        if meta is None:
+            meta = dict(piece_meta)
+        else:
+            for k, v in piece_meta.items():
+                meta.setdefault(k, v)
+        elements = ids_of(piece_blocks)
+        mine = {el['c'][ATTR_AT[el['t']]][0] for el in elements}
+        renamed = {}
+        for el in elements:
+            attr = el['c'][ATTR_AT[el['t']]]
+            ident = attr[0]
+            if ident in used:
+                n = 1
+                while f'{ident}-{n}' in used or f'{ident}-{n}' in mine:
+                    n += 1
+                renamed.setdefault(ident, f'{ident}-{n}')
+                attr[0] = f'{ident}-{n}'
+            used.add(attr[0])
+        if renamed:
+            def relink(el):
+                if el['t'] == 'Link' and el['c'][2][0].startswith('#'):
+                    target = el['c'][2][0][1:]
+                    if target in renamed:
+                        el['c'][2][0] = '#' + renamed[target]
+            walk(piece_blocks, relink)
+        blocks.extend(piece_blocks)
+    tmp = f'{out}.tmp.{os.getpid()}'
+    try:
+        with open(tmp, 'w', encoding='utf-8') as f:
+            json.dump({'pandoc-api-version': api, 'meta': meta, 'blocks': blocks}, f,
+                      ensure_ascii=False, separators=(',', ':'))
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
