@@ -193,7 +193,7 @@ $(TORCH_TABLE): tests/reference/torch_table.py $(wildcard tests/reference/cases_
     tests/reference/reflib.py
 	$(call say,GEN,$@) mkdir -p $(B) && python3 tests/reference/torch_table.py > $@.tmp.$$$$ \
 	  && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
-$(B)/html/book.html: $(HTML_PIECES) $(HTML_DEPS) $(ASSEMBLE_DEPS) | $(SVGS)
+$(B)/html/book.html: $(HTML_PIECES) $(HTML_DEPS) $(ASSEMBLE_DEPS) book/build/book_html.py | $(SVGS)
 	$(call say,HTML,$@) book/build/html.sh $(B) $@ book $(HTML_PIECES)
 # Snippet and solution markers pair up: an error names the C file and line.
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))

@@ -231,6 +231,20 @@ elif [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ $out == *bad.json* ]] && [ 
      && [ -z "$(ls "$T/asm" | grep tmp)" ]; then
   pass "a piece that is not pandoc JSON fails the join with one line"
 else fail "a piece that is not pandoc JSON fails the join with one line" "$out"; fi
+# book.html is each piece written on its own, then joined (book/build/book_html.py):
+# byte for byte what one pandoc run over the joined pieces writes
+pieces=("$B"/pieces/html5/preface.json "$B"/pieces/html5/[0-9][0-9]-*.json "$B"/pieces/html5/glossary.json \
+  "$B"/pieces/html5/appendix.json "$B"/pieces/html5/backmatter.json)
+if book/build/assemble.py "$T/book.json" "${pieces[@]}" \
+   && LITERATE_BUILD="$B" pandoc --from json --to html5 --standalone --self-contained \
+      --template book/template.html --css book/style.css --mathml --lua-filter book/assemble.lua \
+      --citeproc --bibliography book/references.bib --highlight-style pygments \
+      --toc --toc-depth 1 --number-sections --metadata whole-book=true \
+      --metadata pagetitle="The whole book" "$T/book.json" -o "$T/book.html" \
+   && cmp -s "$T/book.html" "$B/html/book.html"; then
+  pass "book.html, joined from the pieces' HTML, is what one pandoc run over the pieces writes"
+else fail "book.html, joined from the pieces' HTML, is what one pandoc run over the pieces writes" \
+  "$(diff <(fold -w 160 "$T/book.html") <(fold -w 160 "$B/html/book.html") | head -n 12)"; fi
 # book.html: every id once, and every link to "#ID" finds it (the browser group
 # checks the same in Chromium, the validate group with the Nu checker)
 dups=$(grep -o ' id="[^"]*"' "$B/html/book.html" | sort | uniq -d | head -n 5)

@@ -42,20 +42,20 @@ def ids_of(blocks):
     return out
 
 
-def main(argv):
-    if len(argv) < 3:
-        sys.stderr.write('usage: assemble.py OUT PIECE.json...\n')
-        return 2
-    out, pieces = argv[1], argv[2:]
-    meta, blocks, used, api = None, [], set(), None
-    for path in pieces:
+class BadPiece(Exception):
+    pass
+
+
+def join(paths):
+    """The pieces at paths, read and renamed: (api, meta, [(path, blocks)...])."""
+    meta, parts, used, api = None, [], set(), None
+    for path in paths:
         try:
             with open(path, encoding='utf-8') as f:
                 doc = json.load(f)
             piece_blocks, piece_meta = doc['blocks'], doc['meta']
         except (OSError, ValueError, KeyError, TypeError) as e:
-            sys.stderr.write(f'assemble.py: {path}: not a pandoc JSON piece ({e})\n')
-            return 1
+            raise BadPiece(f'{path}: not a pandoc JSON piece ({e})')
         api = api or doc.get('pandoc-api-version')
         if meta is None:
             meta = dict(piece_meta)
@@ -82,16 +82,36 @@ def main(argv):
                     if target in renamed:
                         el['c'][2][0] = '#' + renamed[target]
             walk(piece_blocks, relink)
-        blocks.extend(piece_blocks)
+        parts.append((path, piece_blocks))
+    return api, meta, parts
+
+
+def write_atomically(out, text):
     tmp = f'{out}.tmp.{os.getpid()}'
     try:
         with open(tmp, 'w', encoding='utf-8') as f:
-            json.dump({'pandoc-api-version': api, 'meta': meta, 'blocks': blocks}, f,
-                      ensure_ascii=False, separators=(',', ':'))
+            f.write(text)
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def document(api, meta, blocks):
+    return json.dumps({'pandoc-api-version': api, 'meta': meta, 'blocks': blocks},
+                      ensure_ascii=False, separators=(',', ':'))
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write('usage: assemble.py OUT PIECE.json...\n')
+        return 2
+    try:
+        api, meta, parts = join(argv[2:])
+    except BadPiece as e:
+        sys.stderr.write(f'assemble.py: {e}\n')
+        return 1
+    write_atomically(argv[1], document(api, meta, [b for _, bs in parts for b in bs]))
     return 0
 
 

@@ -7,7 +7,8 @@
 #   matter   a page of front or back matter (SOURCE book/preface.md,
 #            book/glossary.md), titled by its first header without its {attributes}
 #   book     the whole book on one page, for printing and for Ctrl-F (SOURCE: the
-#            book's html5 pieces, book/build/piece.sh, joined by book/build/assemble.py)
+#            book's html5 pieces, book/build/piece.sh, each written to HTML once and
+#            kept, then joined by book/build/book_html.py)
 #   search   not a page: TARGET is the offline search index, the records the
 #            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
 #            which book/book.js loads with a <script> tag
@@ -17,7 +18,7 @@ set -euo pipefail
 export LC_ALL=C
 B=$1 target=$2 kind=$3; shift 3
 tmp=$target.tmp.$$ d=$B/deps/tmp.$$
-trap 'rm -rf "$tmp" "$tmp.json" "$d"' EXIT
+trap 'rm -rf "$tmp" "$d"' EXIT
 mkdir -p "$(dirname "$target")" "$B/deps"
 page() {
   pandoc --from markdown --to html5 --standalone --self-contained \
@@ -38,12 +39,7 @@ case $kind in
     page --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1 | sed 's/ *{.*}$//')" "$1" ;;
   book)
     rm -f "$B/deps/book.html.d" "$B/deps/book.html.snippets"   # the filter's logs, before pieces
-    book/build/assemble.py "$tmp.json" "$@"
-    pandoc --from json --to html5 --standalone --self-contained \
-      --template book/template.html --css book/style.css --mathml --lua-filter book/assemble.lua \
-      --citeproc --bibliography book/references.bib --highlight-style pygments \
-      --toc --toc-depth 1 --number-sections --metadata whole-book=true \
-      --metadata pagetitle="The whole book" "$tmp.json" -o "$tmp" ;;
+    book/build/book_html.py "$B" "$tmp" "$@" ;;
   search)
     { echo '// Search records of the book (made by book/filter/search.lua).'
       echo 'window.BOOK_SEARCH = ['; cat "$@"; echo '];'; } > "$tmp" ;;
