@@ -67,7 +67,7 @@ program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
         wrongs wrongs-table instructors
-all: solution-markers html pdf epub  ## the book: HTML, PDF and EPUB in $(B)/
+all: solution-markers pdf html epub  ## the book: HTML, PDF and EPUB in $(B)/
 help:  ## this list (options: V=1 shows commands, B=DIR the build folder)
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' Makefile \
 	  | sed 's|$$(B)|$(B)|g'
