@@ -21,25 +21,43 @@ ATTR_AT = {'Header': 1, 'CodeBlock': 0, 'Div': 0, 'Span': 0, 'Link': 0, 'Image':
 
 def walk(node, visit):
     """Call visit(element) on every element (a dict with "t") below node, in order."""
-    if isinstance(node, dict):
-        if 't' in node:
-            visit(node)
-        for v in node.values():
-            walk(v, visit)
-    elif isinstance(node, list):
-        for v in node:
-            walk(v, visit)
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list):
+            stack.extend(reversed(n))
+        elif isinstance(n, dict):
+            if 't' in n:
+                visit(n)
+                c = n.get('c')
+                if isinstance(c, (list, dict)):
+                    stack.append(c)
+            else:
+                stack.extend(reversed(list(n.values())))
 
 
-def ids_of(blocks):
-    out = []
+class Piece:
+    """What one walk over a piece finds: its elements with an id, its links, the
+    works it cites, its code blocks, whether it holds the bibliography (#refs)."""
 
-    def visit(el):
-        at = ATTR_AT.get(el['t'])
-        if at is not None and el['c'][at][0]:
-            out.append(el)
-    walk(blocks, visit)
-    return out
+    def __init__(self, path, blocks):
+        self.path, self.blocks = path, blocks
+        self.with_id, self.links, self.cites, self.code_blocks, self.refs = [], [], [], 0, False
+
+        def visit(el):
+            t = el['t']
+            at = ATTR_AT.get(t)
+            if at is not None and el['c'][at][0]:
+                self.with_id.append(el)
+            if t == 'Link':
+                self.links.append(el)
+            elif t == 'Cite':
+                self.cites.extend(c['citationId'] for c in el['c'][0])
+            elif t == 'CodeBlock':
+                self.code_blocks += 1
+            if t == 'Div' and el['c'][0][0] == 'refs':
+                self.refs = True
+        walk(blocks, visit)
 
 
 class BadPiece(Exception):
@@ -47,7 +65,7 @@ class BadPiece(Exception):
 
 
 def join(paths):
-    """The pieces at paths, read and renamed: (api, meta, [(path, blocks)...])."""
+    """The pieces at paths, read and renamed: (api, meta, [Piece...])."""
     meta, parts, used, api = None, [], set(), None
     for path in paths:
         try:
@@ -62,10 +80,10 @@ def join(paths):
         else:
             for k, v in piece_meta.items():
                 meta.setdefault(k, v)
-        elements = ids_of(piece_blocks)
-        mine = {el['c'][ATTR_AT[el['t']]][0] for el in elements}
+        piece = Piece(path, piece_blocks)
+        mine = {el['c'][ATTR_AT[el['t']]][0] for el in piece.with_id}
         renamed = {}
-        for el in elements:
+        for el in piece.with_id:
             attr = el['c'][ATTR_AT[el['t']]]
             ident = attr[0]
             if ident in used:
@@ -75,14 +93,11 @@ def join(paths):
                 renamed.setdefault(ident, f'{ident}-{n}')
                 attr[0] = f'{ident}-{n}'
             used.add(attr[0])
-        if renamed:
-            def relink(el):
-                if el['t'] == 'Link' and el['c'][2][0].startswith('#'):
-                    target = el['c'][2][0][1:]
-                    if target in renamed:
-                        el['c'][2][0] = '#' + renamed[target]
-            walk(piece_blocks, relink)
-        parts.append((path, piece_blocks))
+        for el in piece.links if renamed else []:
+            target = el['c'][2][0]
+            if target.startswith('#') and target[1:] in renamed:
+                el['c'][2][0] = '#' + renamed[target[1:]]
+        parts.append(piece)
     return api, meta, parts
 
 
@@ -111,7 +126,7 @@ def main(argv):
     except BadPiece as e:
         sys.stderr.write(f'assemble.py: {e}\n')
         return 1
-    write_atomically(argv[1], document(api, meta, [b for _, bs in parts for b in bs]))
+    write_atomically(argv[1], document(api, meta, [b for p in parts for b in p.blocks]))
     return 0
 
 

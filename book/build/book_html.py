@@ -27,7 +27,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from assemble import BadPiece, document, join, walk, write_atomically  # noqa: E402
+from assemble import BadPiece, document, join, write_atomically  # noqa: E402
 
 PAGE = ['--template', 'book/template.html', '--css', 'book/style.css', '--mathml',
         '--highlight-style', 'pygments']
@@ -55,14 +55,11 @@ def numbered_chapters(blocks):
 
 def cites(parts):
     out, seen = [], set()
-
-    def visit(el):
-        if el['t'] == 'Cite':
-            for c in el['c'][0]:
-                if c['citationId'] not in seen:
-                    seen.add(c['citationId'])
-                    out.append(c['citationId'])
-    walk([bs for _, bs in parts], visit)
+    for p in parts:
+        for k in p.cites:
+            if k not in seen:
+                seen.add(k)
+                out.append(k)
     return out
 
 
@@ -110,12 +107,11 @@ def main(argv):
                                  'citationMode': {'t': 'NormalCitation'}, 'citationNoteNum': 0,
                                  'citationHash': 0} for k in keys], [{'t': 'Str', 'c': '@'}]]}]}
         bodies, shell, offset, keep, cb = [], [], 0, set(), 0
-        for i, (path, blocks) in enumerate(parts):
-            has_refs = []
-            walk(blocks, lambda el: has_refs.append(1) if el['t'] == 'Div' and el['c'][0][0] == 'refs' else None)
+        for i, piece in enumerate(parts):
+            path, blocks = piece.path, piece.blocks
             m = dict(meta)
             m['nocite'] = nocite
-            if not has_refs:
+            if not piece.refs:
                 m['suppress-bibliography'] = {'t': 'MetaBool', 'c': True}
             # numbered from the chapters before it: as many empty level-1 headers
             # first, cut from the HTML (--number-offset would add <section>s)
@@ -138,9 +134,7 @@ def main(argv):
             # one without an id cbN: counted on from the pieces before
             if cb:
                 body = re.sub(r'(id="|href="#)cb(\d+)', lambda x: f'{x.group(1)}cb{int(x.group(2)) + cb}', body)
-            codes = []
-            walk(blocks, lambda el: codes.append(1) if el['t'] == 'CodeBlock' else None)
-            cb += len(codes)
+            cb += piece.code_blocks
             bodies.append(body[:-1] if body.endswith('\n') else body)
             offset += numbered_chapters(blocks)
             heads = [b for b in blocks if b['t'] == 'Header' and b['c'][0] == 1]
