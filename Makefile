@@ -13,6 +13,9 @@ export LC_ALL := C.UTF-8
 .DELETE_ON_ERROR:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
+# A job a core by default (every edge is in this file, so -j is safe); -jN on the
+# command line wins (make -j1 runs one recipe at a time).
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 
 B ?= build
 V ?= 0
@@ -64,7 +67,7 @@ program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
         wrongs wrongs-table instructors
-all: solution-markers html pdf epub  ## the book: HTML, PDF and EPUB in $(B)/
+all: solution-markers pdf html epub  ## the book: HTML, PDF and EPUB in $(B)/
 help:  ## this list (options: V=1 shows commands, B=DIR the build folder)
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' Makefile \
 	  | sed 's|$$(B)|$(B)|g'
@@ -152,13 +155,35 @@ ifeq ($(filter-out deps clean help,$(or $(MAKECMDGOALS),all)),)
 else
 _ := $(shell $(LITERATE) book/build/labels.sh $(B) $(CHAPTERS))
 endif
-$(B)/labels.tsv:
+$(B)/labels.tsv $(B)/contents.tsv:
 	@cat $(B)/labels.err >&2 2>/dev/null || echo "error: $@ is missing: make again" >&2; exit 1
+
+# The whole books (PDF, EPUB, book.html) are made of pieces: each source file through the
+# filter on its own, as pandoc JSON (book/build/piece.sh), one flavour for the PDF (latex)
+# and one for the EPUB and book.html (html5); an edit reruns the filter over one file,
+# and the book is the pieces joined (book/build/assemble.py) and written by one pandoc run.
+PIECE_SRCS   := $(FRONT) $(CHAPTERS) $(BACK)
+pieces_of     = $(foreach f,$(PIECE_SRCS),$(B)/pieces/$(1)/$(notdir $(f:.md=.json)))
+LATEX_PIECES := $(call pieces_of,latex)
+HTML_PIECES  := $(call pieces_of,html5)
+ASSEMBLE_DEPS := book/build/assemble.py book/assemble.lua $(B)/stamp.txt
+# $(call PIECE_RULES,FLAVOUR,FIGURES): a chapter's piece reads the labels of the others;
+# the matter's, the appendix's table.
+define PIECE_RULES
+$(CHAPTERS:chapters/%.md=$(B)/pieces/$(1)/%.json): $(B)/pieces/$(1)/%.json: chapters/%.md \
+    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv | $(OUTS) $(2) $(B)/markers.ok
+	$$(call say,PIECE,$$@) $(LITERATE) book/build/piece.sh $(B) $(1) $$@ $$<
+$(patsubst book/%.md,$(B)/pieces/$(1)/%.json,$(FRONT) $(BACK)): $(B)/pieces/$(1)/%.json: book/%.md \
+    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv $(TORCH_TABLE) | $(OUTS) $(2)
+	$$(call say,PIECE,$$@) $(LITERATE) book/build/piece.sh $(B) $(1) $$@ $$<
+endef
+$(eval $(call PIECE_RULES,latex,$(PDFFIGS)))
+$(eval $(call PIECE_RULES,html5,$(SVGS)))
 
 # A page per chapter; the index; preface, glossary and appendix; the whole book on one page.
 $(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ chapter $<
-$(B)/html/index.html: book/index.md $(CHAPTERS) $(HTML_DEPS)
+$(B)/html/index.html: book/index.md $(HTML_DEPS) $(B)/contents.tsv
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ index $<
 $(B)/html/preface.html $(B)/html/glossary.html $(B)/html/appendix.html: $(B)/html/%.html: book/%.md \
     $(HTML_DEPS) $(B)/labels.tsv $(TORCH_TABLE)
@@ -168,8 +193,8 @@ $(TORCH_TABLE): tests/reference/torch_table.py $(wildcard tests/reference/cases_
     tests/reference/reflib.py
 	$(call say,GEN,$@) mkdir -p $(B) && python3 tests/reference/torch_table.py > $@.tmp.$$$$ \
 	  && mv $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
-$(B)/html/book.html: $(FRONT) $(CHAPTERS) $(BACK) $(HTML_DEPS) $(TORCH_TABLE) | $(OUTS) $(SVGS)
-	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ book $(FRONT) $(CHAPTERS) $(BACK)
+$(B)/html/book.html: $(HTML_PIECES) $(HTML_DEPS) $(ASSEMBLE_DEPS) book/build/book_html.py | $(SVGS)
+	$(call say,HTML,$@) book/build/html.sh $(B) $@ book $(HTML_PIECES)
 # Snippet and solution markers pair up: an error names the C file and line.
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
 $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
@@ -206,12 +231,12 @@ export SOURCE_DATE_EPOCH ?= 1767225600
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point. The EPUB: MathML, SVG figures.
-$(PDF): $(FRONT) $(CHAPTERS) $(BACK) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) \
-    $(TORCH_TABLE) $(B)/figures/cover.pdf | $(OUTS) $(PDFFIGS) $(B)/markers.ok
-	$(call say,PDF,$@) $(LITERATE) book/build/pdf.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
-$(EPUB): $(FRONT) $(CHAPTERS) $(BACK) book/build/epub.sh $(BOOK_DEPS) $(TORCH_TABLE) \
-    $(B)/figures/cover.png | $(OUTS) $(SVGS)
-	$(call say,EPUB,$@) $(LITERATE) book/build/epub.sh $(B) $@ $(FRONT) $(CHAPTERS) $(BACK)
+$(PDF): $(LATEX_PIECES) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) $(ASSEMBLE_DEPS) \
+    $(B)/figures/cover.pdf | $(PDFFIGS)
+	$(call say,PDF,$@) book/build/pdf.sh $(B) $@ $(LATEX_PIECES)
+$(EPUB): $(HTML_PIECES) book/build/epub.sh $(BOOK_DEPS) $(ASSEMBLE_DEPS) \
+    $(B)/figures/cover.png | $(SVGS)
+	$(call say,EPUB,$@) book/build/epub.sh $(B) $@ $(HTML_PIECES)
 pdf: $(B)/units.ok $(PDF)  ## the PDF book only
 epub: $(EPUB)  ## the EPUB book only
 -include $(wildcard $(B)/deps/*.d)

@@ -26,10 +26,8 @@ done | sort -u)
 for tsv in "$B"/data/ch[0-9][0-9]_*/values.tsv; do
   [ -f "$tsv" ] || continue
   prog=$(basename "$(dirname "$tsv")")
-  while IFS=$'\t' read -r key _; do
-    if ! printf '%s\n' "$quoted" | grep -qxF "$prog"$'\t'"$key"; then
-      echo "code/$prog.c: value '$key' is recorded but no chapter quotes it"; status=1
-    fi
-  done < "$tsv"
+  awk -F'\t' -v p="$prog" 'NR == FNR { q[$0] = 1; next }
+    !((p "\t" $1) in q) { print "code/" p ".c: value \047" $1 "\047 is recorded but no chapter quotes it"; bad = 1 }
+    END { exit bad }' <(printf '%s\n' "$quoted") "$tsv" || status=1
 done
 exit $status

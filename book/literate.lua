@@ -16,6 +16,12 @@
 --
 -- LITERATE_LABELS=FILE: only collect the labels of the chapters given and
 -- write them to FILE (the Makefile's BUILD/labels.tsv).
+-- LITERATE_FORMAT=latex|html5 with LITERATE_WHOLE_BOOK=1: one piece of the whole
+-- book (the PDF's, or the EPUB's and book.html's), written as pandoc JSON for
+-- book/build/assemble.py; the run's FORMAT is then json, so the format the piece
+-- is meant for is named here (book/build/piece.sh).
+
+FORMAT = os.getenv('LITERATE_FORMAT') or FORMAT
 
 local dir = (PANDOC_SCRIPT_FILE or 'book/literate.lua'):match('^(.*)/[^/]*$') or '.'
 package.path = dir .. '/?.lua;' .. package.path
@@ -95,7 +101,9 @@ function Pandoc(doc)
   -- Pass 2: resolve every directive.
   local blocks = {}
   local has_citations = false
-  local main_matter = FORMAT ~= 'latex'   -- the PDF: the preface stays front matter
+  -- the PDF: the preface stays front matter (a piece: only the first chapter starts the main matter)
+  local main_matter = FORMAT ~= 'latex'
+    or (book.WHOLE_BOOK and book.chapter_files[1] ~= nil and book.chapter_files[1] ~= book.all_chapters[1])
   each_block(doc.blocks, function(block)
     if not main_matter and block.t == 'Header' and block.level == 1
         and not block.classes:includes('unnumbered') then
@@ -126,7 +134,7 @@ function Pandoc(doc)
   end)
 
   -- HTML chapters get their own references section; the PDF has one at the end.
-  local one_chapter = book.IS_HTML and #book.chapter_files == 1
+  local one_chapter = book.IS_HTML and #book.chapter_files == 1 and not book.WHOLE_BOOK
   if one_chapter and has_citations then
     blocks[#blocks + 1] = pandoc.Header(2, { pandoc.Str('References') },
       pandoc.Attr('references', { 'unnumbered' }))
@@ -138,7 +146,8 @@ function Pandoc(doc)
     navigation(doc.meta)
     search.write(blocks)
   end
-  stamp(doc.meta)
+  -- a piece has no stamp: the whole book gets it as it is assembled (book/assemble.lua)
+  if not book.WHOLE_BOOK then stamp(doc.meta) end
   deps.write()
   doc.blocks = blocks
   return doc

@@ -193,15 +193,66 @@ for md in chapters/[0-9][0-9]-*.md; do
 done
 
 # Editing one chapter's prose remakes its own page and none of the other
-# chapters' (their links name it by title, which labels.tsv carries).
+# chapters' (their links name it by title, which labels.tsv carries), not the
+# index (its headers come from contents.tsv), and only its own pieces of the
+# whole books (the PDF's, the EPUB's and book.html's: book/build/piece.sh).
 md=$(ls chapters/[0-9][0-9]-*.md | sed -n 3p)
-others=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -W "$md" B="$B" html 2>/dev/null |
-  grep -oE "html/[0-9][0-9]-[a-z0-9-]+\.html" | sort -u | grep -vx "html/$(basename "$md" .md).html")
-if make --no-print-directory -q B="$B" html 2>/dev/null; then uptodate=yes; else uptodate=no; fi
-if [ -z "$others" ] && [ $uptodate = yes ]; then
-  pass "editing $(basename "$md") remakes no other chapter's page"
-else fail "editing $(basename "$md") remakes no other chapter's page" \
-  "also: $(echo $others); the HTML up to date before: $uptodate"; fi
+name=$(basename "$md" .md)
+# (what make would remake: the targets its "  TAG  TARGET" lines name)
+remade=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n -W "$md" B="$B" all 2>/dev/null |
+  sed -n "s/^printf .* '[A-Z-]*' '\([^']*\)'.*/\1/p" |
+  grep -oE "(html/[a-z0-9-]+\.html|pieces/[a-z0-9]+/[a-z0-9-]+\.json)$" | sort -u)
+others=$(printf '%s\n' "$remade" | grep -vxE "html/($name|book)\.html|pieces/(latex|html5)/$name\.json" | grep .)
+if make --no-print-directory -q B="$B" all 2>/dev/null; then uptodate=yes; else uptodate=no; fi
+if [ -z "$others" ] && [ $uptodate = yes ] && printf '%s\n' "$remade" | grep -qx "html/$name.html" \
+   && [ "$(printf '%s\n' "$remade" | grep -c "^pieces/.*/$name\.json$")" = 2 ]; then
+  pass "editing $name.md remakes its page and pieces, and no other page or piece"
+else fail "editing $name.md remakes its page and pieces, and no other page or piece" \
+  "remade: $(echo $remade); the book up to date before: $uptodate"; fi
+
+# The whole books are pieces joined (book/build/assemble.py): an id that an
+# earlier piece uses is renamed as pandoc renames one in a file (ID-1), and the
+# piece's own links follow it; a piece that is not pandoc JSON is one error line.
+mkdir -p "$T/asm"
+printf '# One\n\n## Exercises\n\nSee [the exercises](#exercises).\n' > "$T/asm/1.md"
+printf '# Two\n\n## Exercises\n\nSee [the exercises](#exercises).\n' > "$T/asm/2.md"
+for i in 1 2; do pandoc -t json "$T/asm/$i.md" -o "$T/asm/$i.json"; done
+if book/build/assemble.py "$T/asm/all.json" "$T/asm/1.json" "$T/asm/2.json" \
+   && pandoc -f json -t html "$T/asm/all.json" -o "$T/asm/all.html" \
+   && [ "$(grep -o 'id="[^"]*"' "$T/asm/all.html" | sort | uniq -d)" = "" ] \
+   && grep -q 'id="exercises-1"' "$T/asm/all.html" \
+   && [ "$(grep -o 'href="#exercises[^"]*"' "$T/asm/all.html" | tr '\n' ' ')" = 'href="#exercises" href="#exercises-1" ' ]; then
+  pass "joining the pieces keeps ids unique and each piece's links on its own ids"
+else fail "joining the pieces keeps ids unique and each piece's links on its own ids" "$(cat "$T/asm/all.html" 2>&1)"; fi
+echo 'not json' > "$T/asm/bad.json"
+if out=$(book/build/assemble.py "$T/asm/x.json" "$T/asm/1.json" "$T/asm/bad.json" 2>&1); then
+  fail "a piece that is not pandoc JSON fails the join with one line" "exit 0"
+elif [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ $out == *bad.json* ]] && [ ! -e "$T/asm/x.json" ] \
+     && [ -z "$(ls "$T/asm" | grep tmp)" ]; then
+  pass "a piece that is not pandoc JSON fails the join with one line"
+else fail "a piece that is not pandoc JSON fails the join with one line" "$out"; fi
+# book.html is each piece written on its own, then joined (book/build/book_html.py):
+# byte for byte what one pandoc run over the joined pieces writes
+pieces=("$B"/pieces/html5/preface.json "$B"/pieces/html5/[0-9][0-9]-*.json "$B"/pieces/html5/glossary.json \
+  "$B"/pieces/html5/appendix.json "$B"/pieces/html5/backmatter.json)
+if book/build/assemble.py "$T/book.json" "${pieces[@]}" \
+   && LITERATE_BUILD="$B" pandoc --from json --to html5 --standalone --self-contained \
+      --template book/template.html --css book/style.css --mathml --lua-filter book/assemble.lua \
+      --citeproc --bibliography book/references.bib --highlight-style pygments \
+      --toc --toc-depth 1 --number-sections --metadata whole-book=true \
+      --metadata pagetitle="The whole book" "$T/book.json" -o "$T/book.html" \
+   && cmp -s "$T/book.html" "$B/html/book.html"; then
+  pass "book.html, joined from the pieces' HTML, is what one pandoc run over the pieces writes"
+else fail "book.html, joined from the pieces' HTML, is what one pandoc run over the pieces writes" \
+  "$(diff <(fold -w 160 "$T/book.html") <(fold -w 160 "$B/html/book.html") | head -n 12)"; fi
+# book.html: every id once, and every link to "#ID" finds it (the browser group
+# checks the same in Chromium, the validate group with the Nu checker)
+dups=$(grep -o ' id="[^"]*"' "$B/html/book.html" | sort | uniq -d | head -n 5)
+missing=$(comm -23 <(grep -o 'href="#[^"]*"' "$B/html/book.html" | sed 's/^href="#//; s/"$//' | sort -u) \
+  <(grep -o ' id="[^"]*"' "$B/html/book.html" | sed 's/^ id="//; s/"$//' | sort -u) | head -n 5)
+if [ -z "$dups" ] && [ -z "$missing" ] && grep -q 'id="exercises-1"' "$B/html/book.html"; then
+  pass "book.html: ids unique, every #link resolves"
+else fail "book.html: ids unique, every #link resolves" "twice: $(echo $dups); no such id: $(echo $missing)"; fi
 
 # Every cc command shown to a reader (the chapters, README.md, CONTRIBUTING.md, a
 # tarball's README.txt) keeps the book's -std=c11 and -ffp-contract=off, and each

@@ -6,7 +6,9 @@
 #   index    the contents page (SOURCE book/index.md)
 #   matter   a page of front or back matter (SOURCE book/preface.md,
 #            book/glossary.md), titled by its first header without its {attributes}
-#   book     the whole book on one page, for printing and for Ctrl-F
+#   book     the whole book on one page, for printing and for Ctrl-F (SOURCE: the
+#            book's html5 pieces, book/build/piece.sh, each written to HTML once and
+#            kept, then joined by book/build/book_html.py)
 #   search   not a page: TARGET is the offline search index, the records the
 #            filter wrote for each chapter page (SOURCE: BUILD_DIR/deps/*.search),
 #            which book/book.js loads with a <script> tag
@@ -36,9 +38,8 @@ case $kind in
   matter)
     page --metadata pagetitle="$(sed -n 's/^# //p' "$1" | head -n 1 | sed 's/ *{.*}$//')" "$1" ;;
   book)
-    LITERATE_TARGET=$target LITERATE_DEPS=$B/deps/book.html.d \
-      page --toc --toc-depth 1 --number-sections --metadata whole-book=true \
-      --metadata pagetitle="The whole book" "$@" ;;
+    rm -f "$B/deps/book.html.d" "$B/deps/book.html.snippets"   # the filter's logs, before pieces
+    book/build/book_html.py "$B" "$tmp" "$@" ;;
   search)
     { echo '// Search records of the book (made by book/filter/search.lua).'
       echo 'window.BOOK_SEARCH = ['; cat "$@"; echo '];'; } > "$tmp" ;;

@@ -7,7 +7,10 @@
 #
 # Each chapter's labels are kept in BUILD_DIR/labels/NAME.tsv with a stamp
 # NAME.ok; the chapters edited since their stamp (or all, when the filters
-# changed) are read again by one pandoc run. An error (a label used twice, in
+# changed) are read again, one pandoc run each (side by side), since pandoc
+# makes a header's identifier unique within its run and the index page links
+# to the chapter pages' own (the table also holds each chapter's level-1 and
+# level-2 headers for the index, book/filter/contents.lua). An error (a label used twice, in
 # one chapter or two) removes labels.tsv and leaves its message in
 # BUILD_DIR/labels.err, which the Makefile's rule for labels.tsv prints and
 # fails on. Reads LITERATE_* like html.sh.
@@ -28,15 +31,23 @@ for ch in "$@"; do
 done
 
 if [ ${#stale[@]} -gt 0 ]; then
-  tmp=$d/all.tmp.$$
   trap 'rm -f "$d"/*.tmp.$$' EXIT
-  if ! err=$(LITERATE_LABELS=$tmp pandoc --from markdown --to plain --lua-filter book/literate.lua \
-               "${stale[@]}" -o /dev/null 2>&1); then
-    fail "labels.sh: reading the labels of ${stale[*]} failed:" "$err"
+  pids=()
+  for ch in "${stale[@]}"; do
+    name=$(basename "$ch" .md)
+    LITERATE_LABELS=$d/$name.all.tmp.$$ pandoc --from markdown --to plain \
+      --lua-filter book/literate.lua "$ch" -o /dev/null > "$d/$name.err.tmp.$$" 2>&1 &
+    pids+=($!)
+  done
+  failed=()
+  for i in "${!stale[@]}"; do wait "${pids[$i]}" || failed+=("${stale[$i]}"); done
+  if [ ${#failed[@]} -gt 0 ]; then
+    fail "labels.sh: reading the labels of ${failed[*]} failed:" \
+      "$(for ch in "${failed[@]}"; do cat "$d/$(basename "$ch" .md).err.tmp.$$"; done)"
   fi
   for ch in "${stale[@]}"; do
     name=$(basename "$ch" .md)
-    awk -F '\t' -v f="$ch" '$4 == f' "$tmp" > "$d/$name.tsv.tmp.$$"
+    awk -F '\t' -v f="$ch" '$4 == f' "$d/$name.all.tmp.$$" > "$d/$name.tsv.tmp.$$"
     cmp -s "$d/$name.tsv.tmp.$$" "$d/$name.tsv" || mv "$d/$name.tsv.tmp.$$" "$d/$name.tsv"
     rm -f "$d/$name.tsv.tmp.$$"
     touch "$d/$name.ok"
@@ -44,9 +55,14 @@ if [ ${#stale[@]} -gt 0 ]; then
 fi
 
 # the book's table, in the order of the chapters; an id in two chapters is an error
-all=$B/labels.tsv.tmp.$$
-trap 'rm -f "$d"/*.tmp.$$ "$all"' EXIT
-for ch in "$@"; do cat "$d/$(basename "$ch" .md).tsv"; done > "$all"
+all=$B/labels.tsv.tmp.$$ heads=$B/contents.tsv.tmp.$$ rows=$d/rows.tmp.$$
+trap 'rm -f "$d"/*.tmp.$$ "$all" "$heads"' EXIT
+for ch in "$@"; do cat "$d/$(basename "$ch" .md).tsv"; done > "$rows"
+grep -v '^contents:' "$rows" > "$all" || true
+# the headers for the index page, in BUILD_DIR/contents.tsv (its own file, so that
+# a changed section title remakes the index, not every page)
+grep '^contents:' "$rows" > "$heads" || true
+cmp -s "$heads" "$B/contents.tsv" || mv "$heads" "$B/contents.tsv"
 # and each chapter's title (its first level-1 header, without attributes), which
 # the pages' links to their neighbours read (book/filter/book.lua's title_of)
 for ch in "$@"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# pdf.sh BUILD_DIR TARGET SOURCE... -- the PDF book: pandoc writes LaTeX from the
-# chapters (book/literate.lua cuts listings and splices values, as for the HTML),
-# XeLaTeX typesets it.
+# pdf.sh BUILD_DIR TARGET PIECE... -- the PDF book: pandoc writes LaTeX from the
+# book's latex pieces (book/build/piece.sh: each chapter through book/literate.lua,
+# which cuts listings and splices values, as for the HTML), joined by
+# book/build/assemble.py; XeLaTeX typesets it.
 #
 # LaTeX runs in a folder of its own (BUILD_DIR/tex.tmp.PID), seeded with the
 # auxiliary files of the last complete run, and is rerun until those files stop
@@ -10,7 +11,6 @@
 # once more without them. Only a complete run replaces BUILD_DIR/tex and TARGET,
 # so a run killed at any moment leaves nothing half-written behind; the next make
 # removes the leftover folder (its PID is gone).
-# Reads LITERATE_BUILD, LITERATE_CHAPTERS, LITERATE_PROGRAMS (the Makefile sets them).
 set -euo pipefail
 export LC_ALL=C
 B=$1 target=$2; shift 2
@@ -19,16 +19,16 @@ w=$B/tex.tmp.$$
 rm -rf "$w"; mkdir -p "$w" "$B/deps" "$(dirname "$target")"
 for f in "${aux[@]}"; do if [ -f "$B/tex/$f" ]; then cp "$B/tex/$f" "$w/"; fi; done
 
-LITERATE_TARGET=$target LITERATE_DEPS=$w/book.pdf.d \
-  pandoc --from markdown --pdf-engine xelatex --standalone \
-  --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
+rm -f "$B/deps/book.pdf.d" "$B/deps/book.pdf.snippets"   # the filter's logs, before pieces
+book/build/assemble.py "$w/book.json" "$@"
+pandoc --from json --pdf-engine xelatex --standalone --lua-filter book/assemble.lua \
   --citeproc --bibliography book/references.bib --highlight-style tango \
   --top-level-division chapter --number-sections --toc --toc-depth 2 \
   -H book/preamble.tex -V documentclass=book -V classoption=oneside \
   -V papersize=a4 -V geometry:margin=2.4cm -V fontsize=10pt \
   -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
   -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue \
-  "$@" -o "$w/book.tex"
+  "$w/book.json" -o "$w/book.tex"
 
 # the auxiliary files' checksum (absent files count as empty)
 aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
@@ -48,7 +48,6 @@ aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
   echo "error: LaTeX's auxiliary files in $w still change after 6 runs" >&2
   exit 1
 )
-mv "$w/book.pdf.d" "$w/book.pdf.snippets" "$B/deps/"
 mv "$w/book.pdf" "$target.tmp.$$"
 { rm -rf "$B/tex" && mv -T "$w" "$B/tex"; } || rm -rf "$w"
 mv "$target.tmp.$$" "$target"

@@ -13,6 +13,9 @@ local M = {}
 M.BUILD = os.getenv('LITERATE_BUILD') or 'build'
 M.IS_LATEX = FORMAT:match('latex') ~= nil
 M.IS_HTML = FORMAT:match('html') ~= nil or FORMAT:match('epub') ~= nil
+-- LITERATE_WHOLE_BOOK=1: this run makes one piece of a whole book (PDF, EPUB,
+-- book.html): every chapter and the front and back matter count as on this page.
+M.WHOLE_BOOK = os.getenv('LITERATE_WHOLE_BOOK') == '1'
 
 -- The chapter files given to this pandoc run (one for an HTML page, all for the PDF).
 M.chapter_files = {}

@@ -21,6 +21,9 @@ local M = {}
 
 M.entries = {}   -- id -> { kind = 'Figure', number = '2.1', file = 'chapters/02-...md' }
 local order = {}
+-- The chapters' level-1 and level-2 headers, for the index page (contents.lua):
+-- written to labels.tsv too, so that the index is remade only when one changes.
+local contents = {}
 
 local function add(id, kind, number)
   local old = M.entries[id]
@@ -49,6 +52,11 @@ function M.collect(block)
   local cur = book.cur
   if block.t == 'Header' then
     if block.level == 1 then section = {} end
+    if block.level <= 2 then
+      contents[#contents + 1] = table.concat({ 'contents:' .. cur.file .. ':' .. (#contents + 1),
+        'Contents', tostring(block.level), cur.file, block.identifier,
+        pandoc.write(pandoc.Pandoc({ pandoc.Plain(block.content) }), 'json') }, '\t')
+    end
     if not block.classes:includes('unnumbered') then
       section[block.level] = (section[block.level] or 0) + 1
       for l = block.level + 1, 6 do section[l] = nil end
@@ -96,13 +104,16 @@ function M.load()
   end
 end
 
--- LITERATE_LABELS=FILE: write every label collected as id, kind, number, file.
+-- LITERATE_LABELS=FILE: write every label collected as id, kind, number, file;
+-- then each level-1 and level-2 header as "contents:FILE:K", Contents, level,
+-- file, identifier, the header's text as pandoc JSON (read by contents.lua).
 function M.write(path)
   local out = {}
   for _, id in ipairs(order) do
     local e = M.entries[id]
     out[#out + 1] = table.concat({ id, e.kind, e.number, e.file }, '\t')
   end
+  for _, row in ipairs(contents) do out[#out + 1] = row end
   util.write_atomically(path, table.concat(out, '\n') .. '\n')
 end
 

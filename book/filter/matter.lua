@@ -11,6 +11,7 @@
 -- define fails the build with the chapter file and line.
 local util = require('filter.util')
 local errors = require('filter.errors')
+local book = require('filter.book')
 
 local M = {}
 
@@ -29,6 +30,7 @@ local function defined(file)
 end
 
 local function in_this_run(file)
+  if book.WHOLE_BOOK then return true end   -- a piece of the whole book
   for _, f in ipairs(PANDOC_STATE.input_files) do
     if f == file then return true end
   end

@@ -25,7 +25,7 @@ function M.directive(link)
     return nil
   end
   if book.IS_LATEX then return pandoc.RawInline('latex', e.kind .. '~\\ref{' .. id .. '}') end
-  local here = false
+  local here = book.WHOLE_BOOK
   for _, f in ipairs(book.chapter_files) do here = here or f == e.file end
   if not here then link.target = book.html_name(e.file) .. '#' .. id end
   link.content = { pandoc.Str(e.kind), pandoc.Space(), pandoc.Str(e.number) }

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""book_html.py BUILD_DIR OUT PIECE.json... -- the whole book on one page (book.html)
+from the book's html5 pieces (book/build/piece.sh), joined as assemble.py joins them
+(ids that an earlier piece uses renamed), without one pandoc run over the whole book:
+
+- each piece is written to HTML on its own (pandoc, no filter: the piece went through
+  book/literate.lua already), numbered from the chapters before it, its citations
+  resolved against every work the book cites (so that the backmatter's bibliography
+  lists them all, and only it has one); each is kept in BUILD_DIR/pieces/html5-body/
+  under the hash of what made it, so an edit rewrites one piece;
+- the page around them is pandoc's too: a document of the pieces' level-1 headers
+  alone, written with the template, the contents (--toc), the stamp
+  (book/assemble.lua) and --self-contained; each piece's headers there are then
+  replaced by the piece's HTML, and its images by data: URIs, as --self-contained
+  writes them.
+
+What comes out is what one pandoc run over every piece gives. Everything is written
+under names of this process and renamed. Bad input: one line on stderr, exit 1."""
+import base64
+import hashlib
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from assemble import BadPiece, document, join, write_atomically  # noqa: E402
+
+PAGE = ['--template', 'book/template.html', '--css', 'book/style.css', '--mathml',
+        '--highlight-style', 'pygments']
+BODY = ['--mathml', '--highlight-style', 'pygments', '--citeproc',
+        '--bibliography', 'book/references.bib']
+MARK = '<!--book-piece %d-->'
+with open(os.path.abspath(__file__), encoding='utf-8') as _f:
+    SELF = hashlib.sha1(_f.read().encode('utf-8')).hexdigest()   # a body is kept for this script
+
+
+def pandoc(args, text):
+    run = subprocess.run(['pandoc', '--from', 'json'] + args, input=text.encode('utf-8'),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if run.returncode != 0:
+        raise BadPiece('pandoc ' + ' '.join(args) + ': ' + run.stderr.decode('utf-8', 'replace').strip())
+    sys.stderr.write(run.stderr.decode('utf-8', 'replace'))
+    return run.stdout.decode('utf-8')
+
+
+def numbered_chapters(blocks):
+    """How many numbered level-1 headers the blocks hold."""
+    return sum(1 for b in blocks if b['t'] == 'Header' and b['c'][0] == 1
+               and 'unnumbered' not in b['c'][1][1])
+
+
+def cites(parts):
+    out, seen = [], set()
+    for p in parts:
+        for k in p.cites:
+            if k not in seen:
+                seen.add(k)
+                out.append(k)
+    return out
+
+
+def tags_on_one_line(text):
+    """Pandoc breaks long lines between a tag's attributes; --self-contained writes
+    every tag again with one space between them: the same here."""
+    def one(m):
+        return ''.join(' ' if t.isspace() else t
+                       for t in re.findall(r'"[^"]*"|\'[^\']*\'|\s+|[^\s"\']+', m.group(0)))
+    return re.sub(r'<[a-zA-Z][^<>]*>', one, text)
+
+
+def inline_images(text):
+    """src="FILE" of every <img> as a data: URI (what --self-contained does)."""
+    def data(m):
+        src = html.unescape(m.group(2))
+        if re.match(r'^[a-z][a-z0-9+.-]*:', src, re.I):
+            return m.group(0)
+        if not os.path.isfile(src):
+            src = urllib.parse.unquote(src)
+        if not os.path.isfile(src):
+            raise BadPiece(f'{src}: no such image')
+        kind = 'image/svg+xml' if src.endswith('.svg') else 'image/png' if src.endswith('.png') else None
+        if kind is None:
+            raise BadPiece(f'{src}: an image of a kind book_html.py does not inline')
+        with open(src, 'rb') as f:
+            b64 = base64.b64encode(f.read()).decode('ascii')
+        return f'{m.group(1)}data:{kind};base64,{b64}"'
+    return re.sub(r'(<img [^>]*?src=")([^"]*)"', data, text)
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.stderr.write('usage: book_html.py BUILD_DIR OUT PIECE.json...\n')
+        return 2
+    build, out, paths = argv[1], argv[2], argv[3:]
+    cache = os.path.join(build, 'pieces', 'html5-body')
+    os.makedirs(cache, exist_ok=True)
+    try:
+        api, meta, parts = join(paths)
+        # Every piece resolves its citations against the works the whole book cites.
+        keys = cites(parts)
+        nocite = {'t': 'MetaInlines', 'c': [
+            {'t': 'Cite', 'c': [[{'citationId': k, 'citationPrefix': [], 'citationSuffix': [],
+                                 'citationMode': {'t': 'NormalCitation'}, 'citationNoteNum': 0,
+                                 'citationHash': 0} for k in keys], [{'t': 'Str', 'c': '@'}]]}]}
+        bodies, shell, offset, keep, cb = [], [], 0, set(), 0
+        for i, piece in enumerate(parts):
+            path, blocks = piece.path, piece.blocks
+            m = dict(meta)
+            m['nocite'] = nocite
+            if not piece.refs:
+                m['suppress-bibliography'] = {'t': 'MetaBool', 'c': True}
+            # numbered from the chapters before it: as many empty level-1 headers
+            # first, cut from the HTML (--number-offset would add <section>s)
+            skip = [{'t': 'Header', 'c': [1, [f'book-piece-skip-{n}', [], []], []]}
+                    for n in range(offset)]
+            args = BODY + ['--number-sections']
+            text = document(api, m, skip + blocks)
+            key = hashlib.sha1((SELF + ' '.join(args) + '\0' + text).encode('utf-8')).hexdigest()[:16]
+            name = os.path.basename(path)[:-len('.json')]
+            cached = os.path.join(cache, f'{name}.{key}.html')
+            keep.add(os.path.basename(cached))
+            try:
+                with open(cached, encoding='utf-8') as f:
+                    body = f.read()
+            except FileNotFoundError:   # (or removed by another make at once: made again)
+                body = inline_images(tags_on_one_line(pandoc(['--to', 'html5'] + args, text)))
+                write_atomically(cached, body)
+            body = re.sub(r'<h1 [^>]*id="book-piece-skip-\d+"[^>]*>.*?</h1>\n', '', body)
+            # pandoc counts the code blocks of a document and names a highlighted
+            # one without an id cbN: counted on from the pieces before
+            if cb:
+                body = re.sub(r'(id="|href="#)cb(\d+)', lambda x: f'{x.group(1)}cb{int(x.group(2)) + cb}', body)
+            cb += piece.code_blocks
+            bodies.append(body[:-1] if body.endswith('\n') else body)
+            offset += numbered_chapters(blocks)
+            heads = [b for b in blocks if b['t'] == 'Header' and b['c'][0] == 1]
+            shell += [{'t': 'RawBlock', 'c': ['html', MARK % i]}] + heads
+            if i == 0:   # a highlighted listing, so that the page gets the highlighting CSS
+                shell.append({'t': 'CodeBlock', 'c': [['', ['c'], []], 'int x;']})
+            shell.append({'t': 'RawBlock', 'c': ['html', MARK % i]})
+        page = pandoc(['--to', 'html5', '--standalone', '--self-contained', '--lua-filter',
+                       'book/assemble.lua', '--toc', '--toc-depth', '1', '--number-sections',
+                       '--metadata', 'whole-book=true', '--metadata', 'pagetitle=The whole book']
+                      + PAGE, document(api, meta, shell))
+        for i, body in enumerate(bodies):
+            a = page.find(MARK % i)
+            b = page.find(MARK % i, a + 1)
+            if a < 0 or b < 0:
+                raise BadPiece(f'the page pandoc wrote has no place for piece {paths[i]}')
+            page = page[:a] + body + page[b + len(MARK % i):]
+    except BadPiece as e:
+        sys.stderr.write(f'book_html.py: {e}\n')
+        return 1
+    write_atomically(out, page)
+    for f in os.listdir(cache):   # the bodies of earlier versions
+        if f not in keep and '.tmp.' not in f:
+            os.remove(os.path.join(cache, f))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

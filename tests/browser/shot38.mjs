@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+const [page_, anchor, out, width, theme] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const ctx = await b.newContext({ viewport: { width: +width, height: 1100 }, colorScheme: theme });
+const p = await ctx.newPage();
+await p.goto('file://' + page_);
+await p.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
+if (anchor) await p.evaluate((a) => { const e = document.querySelector(a); if (e) e.scrollIntoView(); }, anchor);
+await p.waitForTimeout(300);
+await p.screenshot({ path: out });
+await b.close();
