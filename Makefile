@@ -14,8 +14,11 @@ export LC_ALL := C.UTF-8
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 # A job a core by default (every edge is in this file, so -j is safe); -jN on the
-# command line wins (make -j1 runs one recipe at a time).
+# command line wins (make -j1 runs one recipe at a time). Only the top make sets it:
+# a make that a recipe starts shares its parent's job slots.
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 
 B ?= build
 V ?= 0
@@ -246,8 +249,7 @@ epub: $(EPUB)  ## the EPUB book only
 TEST_BUILDS := assignments gradescope wrongs instructors unit-tests sanitize refdriver
 check: test
 test: all  ## build everything and run every test (alias: make check)
-	$(Q)$(MAKE) --no-print-directory -s -j$$(nproc 2>/dev/null || echo 2) B=$(B) $(TEST_BUILDS) \
-	  && tests/run.sh $(B)
+	$(Q)$(MAKE) --no-print-directory -s B=$(B) $(TEST_BUILDS) && tests/run.sh $(B)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
