@@ -1,9 +1,27 @@
-// test_tmat.c -- the blocked products equal the textbook triple loops.
+// test_tmat.c -- the blocked products equal the textbook triple loops; the two
+// products that run on AVX2 where the processor has it give the bytes of the
+// scalar loop in the documented order, on that path and on the portable one.
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/rng.h"
 #include "base/tmat.h"
+
+// The portable copy of the products, as a processor without AVX2 runs them:
+// tmat.c once more, without its AVX2 path, under other names.
+#define TMAT_PORTABLE
+#define tmat_mul_acc portable_mul_acc
+#define tmat_mul_bt_acc portable_mul_bt_acc
+#define tmat_at_mul_acc portable_at_mul_acc
+#define tmat_set_rows portable_set_rows
+#define tmat_sum_rows_acc portable_sum_rows_acc
+#include "../../code/lib/base/tmat.c"
+#undef tmat_mul_acc
+#undef tmat_mul_bt_acc
+#undef tmat_at_mul_acc
+#undef tmat_set_rows
+#undef tmat_sum_rows_acc
 
 static void sizes_check(int n, int k, int m) {
     float *x = malloc(sizeof(float) * n * k), *w = malloc(sizeof(float) * k * m);
@@ -50,4 +68,65 @@ Test(tmat, empty_sizes_do_nothing) {
     tmat_mul_acc(NULL, NULL, y, 0, 3, 2);
     tmat_mul_acc(NULL, NULL, y, 1, 0, 2);
     cr_assert(y[0] == 1 && y[1] == 2);
+}
+
+typedef void product_fn(const float *, const float *, float *, int, int, int);
+
+// One product of random inputs (every output starts nonzero) -> a new array.
+static float *product(product_fn *f, const float *a, const float *b, const float *init,
+                      int rows, int cols, int n, int k, int m) {
+    float *out = malloc(sizeof(float) * (size_t)(rows * cols + 1));
+    memcpy(out, init, sizeof(float) * (size_t)(rows * cols));
+    f(a, b, out, n, k, m);
+    return out;
+}
+
+// Every output of tmat_mul_acc and tmat_at_mul_acc, on this machine's path and
+// on the portable one, has the bytes of one float sum in the order tmat.h gives
+// (from the output's old value, one term at a time), at sizes that exercise
+// every block and every remainder (rows mod 4, columns mod 16 and mod 4).
+Test(tmat, sums_in_the_documented_order_on_both_paths) {
+    const int sizes[] = {1, 3, 4, 5, 8, 15, 16, 17, 20, 23, 33, 64};
+    for (int a = 0; a < 12; a++)
+        for (int b = 0; b < 12; b += 3)
+            for (int c = 0; c < 12; c++) {
+                int n = sizes[a], k = sizes[b] + a % 3, m = sizes[c];
+                rng_t rng;
+                rng_seed(&rng, (uint64_t)(n * 10007 + k * 101 + m));
+                float *x = malloc(sizeof(float) * n * k);
+                float *w = malloc(sizeof(float) * k * m);
+                float *y = malloc(sizeof(float) * n * m);
+                float *dw = malloc(sizeof(float) * k * m);
+                rng_fill_normal(&rng, x, n * k, 0, 1);
+                rng_fill_normal(&rng, w, k * m, 0, 1);
+                rng_fill_normal(&rng, y, n * m, 0, 1);
+                rng_fill_normal(&rng, dw, k * m, 0, 1);
+                float *want_y = malloc(sizeof(float) * n * m);
+                float *want_dw = malloc(sizeof(float) * k * m);
+                for (int i = 0; i < n; i++)          // the documented order, in scalars
+                    for (int j = 0; j < m; j++) {
+                        float s = y[i * m + j];
+                        for (int p = 0; p < k; p++) s += x[i * k + p] * w[p * m + j];
+                        want_y[i * m + j] = s;
+                    }
+                for (int p = 0; p < k; p++)
+                    for (int j = 0; j < m; j++) {
+                        float s = dw[p * m + j];
+                        for (int i = 0; i < n; i++) s += x[i * k + p] * y[i * m + j];
+                        want_dw[p * m + j] = s;
+                    }
+                product_fn *mul[2] = {tmat_mul_acc, portable_mul_acc};
+                product_fn *at[2] = {tmat_at_mul_acc, portable_at_mul_acc};
+                for (int path = 0; path < 2; path++) {
+                    float *got_y = product(mul[path], x, w, y, n, m, n, k, m);
+                    float *got_dw = product(at[path], x, y, dw, k, m, n, k, m);
+                    const char *which = path ? "portable" : "this machine's";
+                    cr_assert(!memcmp(got_y, want_y, sizeof(float) * n * m),
+                              "%s mul_acc %d %d %d", which, n, k, m);
+                    cr_assert(!memcmp(got_dw, want_dw, sizeof(float) * k * m),
+                              "%s at_mul_acc %d %d %d", which, n, k, m);
+                    free(got_y), free(got_dw);
+                }
+                free(x), free(w), free(y), free(dw), free(want_y), free(want_dw);
+            }
 }

@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-enum { JB = 16 };   // output columns kept in registers at once
-
 // Four floats as one value: GCC's and Clang's vector extension. Arithmetic on
 // it is element by element, so every output below is still summed one term at
 // a time in a fixed order, exactly as the scalar loops would sum it; the
@@ -21,40 +19,64 @@ static inline v4f load4(const float *p) {
 static inline void store4(float *p, v4f v) { memcpy(p, &v, sizeof v); }
 static inline v4f splat4(float x) { return (v4f){x, x, x, x}; }
 
+// Eight floats as one value, for the two products in which every output is
+// one sum taken a term at a time (tmat_mul_acc, tmat_at_mul_acc): a vector
+// holds eight outputs, not eight terms of one sum, so its width changes no
+// result. Their bodies are written once and compiled twice, for every x86-64
+// processor and for those with AVX2 (whose registers hold eight floats, SSE's
+// four); the processor picks at run time, and both give the same bytes
+// (tests/unit/test_tmat.c checks that).
+typedef float v8f __attribute__((vector_size(32)));
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
+#define STORE(p, v) memcpy((p), &(v), sizeof(v))
+#define BODY static inline __attribute__((always_inline)) void
+
 // The forward product, y[i][j] += sum_p x[i][p] w[p][j], summed in order of p.
-// A block of JB outputs of two rows lives in registers while p runs, so y is
-// read and written once, not k times.
-void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
-    int i = 0;
-    for (; i + 2 <= n; i += 2) {
-        const float *x0 = x + (size_t)i * k, *x1 = x0 + k;
-        float *y0 = y + (size_t)i * m, *y1 = y0 + m;
-        int j0 = 0;
-        for (; j0 + JB <= m; j0 += JB) {
-            v4f a0 = load4(y0 + j0), a1 = load4(y0 + j0 + 4), a2 = load4(y0 + j0 + 8),
-                a3 = load4(y0 + j0 + 12);
-            v4f b0 = load4(y1 + j0), b1 = load4(y1 + j0 + 4), b2 = load4(y1 + j0 + 8),
-                b3 = load4(y1 + j0 + 12);
-            for (int p = 0; p < k; p++) {
-                const float *wp = w + (size_t)p * m + j0;
-                v4f w0 = load4(wp), w1 = load4(wp + 4), w2 = load4(wp + 8),
-                    w3 = load4(wp + 12);
-                v4f u0 = splat4(x0[p]), u1 = splat4(x1[p]);
-                a0 += u0 * w0, a1 += u0 * w1, a2 += u0 * w2, a3 += u0 * w3;
-                b0 += u1 * w0, b1 += u1 * w1, b2 += u1 * w2, b3 += u1 * w3;
-            }
-            store4(y0 + j0, a0), store4(y0 + j0 + 4, a1), store4(y0 + j0 + 8, a2),
-                store4(y0 + j0 + 12, a3);
-            store4(y1 + j0, b0), store4(y1 + j0 + 4, b1), store4(y1 + j0 + 8, b2),
-                store4(y1 + j0 + 12, b3);
+// Four rows and a block of 16 outputs of each live in registers while p runs,
+// so y is read and written once, not k times, and each row of w serves four
+// rows of x.
+BODY mul_rows4(const float *x, const float *w, float *y, int k, int m) {
+    const float *x0 = x, *x1 = x0 + k, *x2 = x1 + k, *x3 = x2 + k;
+    float *y0 = y, *y1 = y0 + m, *y2 = y1 + m, *y3 = y2 + m;
+    int j0 = 0;
+    for (; j0 + 16 <= m; j0 += 16) {
+        v8f a0, a1, b0, b1, c0, c1, d0, d1;
+        LOAD(a0, y0 + j0), LOAD(a1, y0 + j0 + 8);
+        LOAD(b0, y1 + j0), LOAD(b1, y1 + j0 + 8);
+        LOAD(c0, y2 + j0), LOAD(c1, y2 + j0 + 8);
+        LOAD(d0, y3 + j0), LOAD(d1, y3 + j0 + 8);
+        for (int p = 0; p < k; p++) {
+            v8f w0, w1;
+            LOAD(w0, w + (size_t)p * m + j0), LOAD(w1, w + (size_t)p * m + j0 + 8);
+            a0 += w0 * x0[p], a1 += w1 * x0[p], b0 += w0 * x1[p], b1 += w1 * x1[p];
+            c0 += w0 * x2[p], c1 += w1 * x2[p], d0 += w0 * x3[p], d1 += w1 * x3[p];
         }
-        for (int p = 0; p < k; p++)          // the last m % JB columns
-            for (int j = j0; j < m; j++) {
-                y0[j] += x0[p] * w[(size_t)p * m + j];
-                y1[j] += x1[p] * w[(size_t)p * m + j];
-            }
+        STORE(y0 + j0, a0), STORE(y0 + j0 + 8, a1);
+        STORE(y1 + j0, b0), STORE(y1 + j0 + 8, b1);
+        STORE(y2 + j0, c0), STORE(y2 + j0 + 8, c1);
+        STORE(y3 + j0, d0), STORE(y3 + j0 + 8, d1);
     }
-    for (; i < n; i++)                        // an odd last row
+    for (; j0 + 4 <= m; j0 += 4) {           // the rest, four columns at a time
+        v4f a = load4(y0 + j0), b = load4(y1 + j0);
+        v4f c = load4(y2 + j0), d = load4(y3 + j0);
+        for (int p = 0; p < k; p++) {
+            v4f wp = load4(w + (size_t)p * m + j0);
+            a += wp * x0[p], b += wp * x1[p], c += wp * x2[p], d += wp * x3[p];
+        }
+        store4(y0 + j0, a), store4(y1 + j0, b), store4(y2 + j0, c), store4(y3 + j0, d);
+    }
+    for (int p = 0; p < k; p++)              // then one at a time
+        for (int j = j0; j < m; j++) {
+            float wp = w[(size_t)p * m + j];
+            y0[j] += x0[p] * wp, y1[j] += x1[p] * wp;
+            y2[j] += x2[p] * wp, y3[j] += x3[p] * wp;
+        }
+}
+
+BODY mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
+    int i = 0;
+    for (; i + 4 <= n; i += 4) mul_rows4(x + (size_t)i * k, w, y + (size_t)i * m, k, m);
+    for (; i < n; i++)                        // the last n % 4 rows
         for (int p = 0; p < k; p++)
             for (int j = 0; j < m; j++)
                 y[(size_t)i * m + j] += x[(size_t)i * k + p] * w[(size_t)p * m + j];
@@ -104,27 +126,81 @@ void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, i
 }
 
 // Inverts: y = x w (for w). dw[p][j] += sum_i x[i][p] dy[i][j], summed in
-// order of i, a block of JB columns of dw in registers.
-void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
-    for (int p = 0; p < k; p++) {
-        float *dwp = dw + (size_t)p * m;
-        int j0 = 0;
-        for (; j0 + JB <= m; j0 += JB) {
-            v4f a0 = load4(dwp + j0), a1 = load4(dwp + j0 + 4),
-                a2 = load4(dwp + j0 + 8), a3 = load4(dwp + j0 + 12);
-            for (int i = 0; i < n; i++) {
-                v4f xp = splat4(x[(size_t)i * k + p]);
-                const float *dyi = dy + (size_t)i * m + j0;
-                a0 += xp * load4(dyi), a1 += xp * load4(dyi + 4);
-                a2 += xp * load4(dyi + 8), a3 += xp * load4(dyi + 12);
-            }
-            store4(dwp + j0, a0), store4(dwp + j0 + 4, a1), store4(dwp + j0 + 8, a2),
-                store4(dwp + j0 + 12, a3);
+// order of i: four rows of dw and a block of 16 columns of each in registers,
+// so each row of dy read serves four rows of dw.
+BODY at_mul_rows4(const float *x, const float *dy, float *dw, int n, int k, int m) {
+    float *d0 = dw, *d1 = d0 + m, *d2 = d1 + m, *d3 = d2 + m;
+    int j0 = 0;
+    for (; j0 + 16 <= m; j0 += 16) {
+        v8f a0, a1, b0, b1, c0, c1, e0, e1;
+        LOAD(a0, d0 + j0), LOAD(a1, d0 + j0 + 8);
+        LOAD(b0, d1 + j0), LOAD(b1, d1 + j0 + 8);
+        LOAD(c0, d2 + j0), LOAD(c1, d2 + j0 + 8);
+        LOAD(e0, d3 + j0), LOAD(e1, d3 + j0 + 8);
+        for (int i = 0; i < n; i++) {
+            const float *xi = x + (size_t)i * k;
+            v8f g0, g1;
+            LOAD(g0, dy + (size_t)i * m + j0), LOAD(g1, dy + (size_t)i * m + j0 + 8);
+            a0 += g0 * xi[0], a1 += g1 * xi[0], b0 += g0 * xi[1], b1 += g1 * xi[1];
+            c0 += g0 * xi[2], c1 += g1 * xi[2], e0 += g0 * xi[3], e1 += g1 * xi[3];
         }
+        STORE(d0 + j0, a0), STORE(d0 + j0 + 8, a1);
+        STORE(d1 + j0, b0), STORE(d1 + j0 + 8, b1);
+        STORE(d2 + j0, c0), STORE(d2 + j0 + 8, c1);
+        STORE(d3 + j0, e0), STORE(d3 + j0 + 8, e1);
+    }
+    for (; j0 + 4 <= m; j0 += 4) {           // the rest, four columns at a time
+        v4f a = load4(d0 + j0), b = load4(d1 + j0);
+        v4f c = load4(d2 + j0), e = load4(d3 + j0);
+        for (int i = 0; i < n; i++) {
+            const float *xi = x + (size_t)i * k;
+            v4f g = load4(dy + (size_t)i * m + j0);
+            a += g * xi[0], b += g * xi[1], c += g * xi[2], e += g * xi[3];
+        }
+        store4(d0 + j0, a), store4(d1 + j0, b), store4(d2 + j0, c), store4(d3 + j0, e);
+    }
+    for (int q = 0; q < 4; q++)              // then one at a time
         for (int i = 0; i < n; i++)
             for (int j = j0; j < m; j++)
-                dwp[j] += x[(size_t)i * k + p] * dy[(size_t)i * m + j];
-    }
+                dw[(size_t)q * m + j] += x[(size_t)i * k + q] * dy[(size_t)i * m + j];
+}
+
+BODY at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
+    int p = 0;
+    for (; p + 4 <= k; p += 4) at_mul_rows4(x + p, dy, dw + (size_t)p * m, n, k, m);
+    for (; p < k; p++)                        // the last k % 4 rows of dw
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++)
+                dw[(size_t)p * m + j] += x[(size_t)i * k + p] * dy[(size_t)i * m + j];
+}
+
+// Each body twice, and the choice. TMAT_PORTABLE (a test defines it) keeps only
+// the portable copy.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(TMAT_PORTABLE)
+#define AVX2 __attribute__((target("avx2")))
+AVX2 static void mul_acc_avx2(const float *x, const float *w, float *y, int n, int k,
+                              int m) {
+    mul_acc(x, w, y, n, k, m);
+}
+AVX2 static void at_mul_acc_avx2(const float *x, const float *dy, float *dw, int n,
+                                 int k, int m) {
+    at_mul_acc(x, dy, dw, n, k, m);
+}
+static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+#define mul_acc_avx2 mul_acc
+#define at_mul_acc_avx2 at_mul_acc
+static int has_avx2(void) { return 0; }
+#endif
+
+void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
+    if (has_avx2()) mul_acc_avx2(x, w, y, n, k, m);
+    else mul_acc(x, w, y, n, k, m);
+}
+
+void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
+    if (has_avx2()) at_mul_acc_avx2(x, dy, dw, n, k, m);
+    else at_mul_acc(x, dy, dw, n, k, m);
 }
 
 void tmat_set_rows(float *y, const float *b, int n, int m) {
