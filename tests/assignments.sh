@@ -280,18 +280,29 @@ pkgs=$( { dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' |
             --no-breaks --no-replaces --no-enhances build-essential libcriterion-dev \
             2>/dev/null | grep -v '^ ' | grep -v '^<'; } | sort -u)
 mkdir -p "$T/minbin"
-dpkg-query -L $pkgs 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' | sort -u | while read -r f; do
-  [ -x "$f" ] && [ ! -d "$f" ] && ln -sf "$f" "$T/minbin/$(basename "$f")"
-done
 # cc, awk, ... are alternatives links made by maintainer scripts, not package files:
-# keep those that lead to a command already linked.
-for f in /usr/bin/* /bin/*; do
-  [ -L "$f" ] && [ ! -e "$T/minbin/$(basename "$f")" ] || continue
-  target=$(readlink -f "$f")
-  [ -e "$T/minbin/$(basename "$target")" ] &&
-    [ "$(readlink -f "$T/minbin/$(basename "$target")")" = "$target" ] &&
-    ln -s "$target" "$T/minbin/$(basename "$f")"
-done
+# keep those that lead to a command already linked. (One python3 for the whole
+# directory: a shell loop forks three commands for each of /usr/bin's links.)
+dpkg-query -L $pkgs 2>/dev/null | grep -E '^/(usr/)?s?bin/[^/]+$' | sort -u |
+python3 -c '
+import os, sys
+d = sys.argv[1]
+for f in sys.stdin.read().split("\n"):
+    if f and os.access(f, os.X_OK) and not os.path.isdir(f):
+        n = os.path.join(d, os.path.basename(f))
+        if os.path.lexists(n):
+            os.remove(n)
+        os.symlink(f, n)
+for top in ("/usr/bin", "/bin"):
+    for name in sorted(os.listdir(top)):
+        f = os.path.join(top, name)
+        if not os.path.islink(f) or os.path.exists(os.path.join(d, name)):
+            continue
+        target = os.path.realpath(f)
+        have = os.path.join(d, os.path.basename(target))
+        if os.path.exists(have) and os.path.realpath(have) == target:
+            os.symlink(target, os.path.join(d, name))
+' "$T/minbin"
 for tool in python3 zip unzip pandoc; do   # a sanity check of the restriction
   [ -e "$T/minbin/$tool" ] && { fail "minimal PATH excludes $tool"; }
 done
