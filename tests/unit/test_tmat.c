@@ -72,9 +72,9 @@ Test(tmat, empty_sizes_do_nothing) {
 
 typedef void product_fn(const float *, const float *, float *, int, int, int);
 
-// One product of random inputs (every output starts nonzero) -> a new array.
-static float *product(product_fn *f, const float *a, const float *b, const float *init,
-                      int rows, int cols, int n, int k, int m) {
+// f(a, b, out, n, k, m) on a copy of init (rows, cols) -> the copy.
+static float *run_product(product_fn *f, const float *a, const float *b,
+                          const float *init, int rows, int cols, int n, int k, int m) {
     float *out = malloc(sizeof(float) * (size_t)(rows * cols + 1));
     memcpy(out, init, sizeof(float) * (size_t)(rows * cols));
     f(a, b, out, n, k, m);
@@ -118,8 +118,8 @@ Test(tmat, sums_in_the_documented_order_on_both_paths) {
                 product_fn *mul[2] = {tmat_mul_acc, portable_mul_acc};
                 product_fn *at[2] = {tmat_at_mul_acc, portable_at_mul_acc};
                 for (int path = 0; path < 2; path++) {
-                    float *got_y = product(mul[path], x, w, y, n, m, n, k, m);
-                    float *got_dw = product(at[path], x, y, dw, k, m, n, k, m);
+                    float *got_y = run_product(mul[path], x, w, y, n, m, n, k, m);
+                    float *got_dw = run_product(at[path], x, y, dw, k, m, n, k, m);
                     const char *which = path ? "portable" : "this machine's";
                     cr_assert(!memcmp(got_y, want_y, sizeof(float) * n * m),
                               "%s mul_acc %d %d %d", which, n, k, m);

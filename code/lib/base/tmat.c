@@ -31,12 +31,16 @@ typedef float v8f __attribute__((vector_size(32)));
 #define STORE(p, v) memcpy((p), &(v), sizeof(v))
 #define BODY static inline __attribute__((always_inline)) void
 
-// The forward product, y[i][j] += sum_p x[i][p] w[p][j], summed in order of p.
-// Four rows and a block of 16 outputs of each live in registers while p runs,
-// so y is read and written once, not k times, and each row of w serves four
-// rows of x.
-BODY mul_rows4(const float *x, const float *w, float *y, int k, int m) {
-    const float *x0 = x, *x1 = x0 + k, *x2 = x1 + k, *x3 = x2 + k;
+// Both products are one: y (r, m) += X w for w (t, m), where row i of X is
+// x[i * rs + q * ts], q < t. Every output is summed in order of q, from its old
+// value. The forward product reads x by rows (rs = k, ts = 1); the weight
+// gradient reads it by columns (rs = 1, ts = k), as X = x^T.
+// Four rows of y and a block of 16 outputs of each live in registers while q
+// runs, so y is read and written once, not t times, and each row of w serves
+// four rows of X.
+BODY rows4(const float *x, size_t rs, size_t ts, const float *w, float *y, int t,
+           int m) {
+    const float *x0 = x, *x1 = x0 + rs, *x2 = x1 + rs, *x3 = x2 + rs;
     float *y0 = y, *y1 = y0 + m, *y2 = y1 + m, *y3 = y2 + m;
     int j0 = 0;
     for (; j0 + 16 <= m; j0 += 16) {
@@ -45,11 +49,12 @@ BODY mul_rows4(const float *x, const float *w, float *y, int k, int m) {
         LOAD(b0, y1 + j0), LOAD(b1, y1 + j0 + 8);
         LOAD(c0, y2 + j0), LOAD(c1, y2 + j0 + 8);
         LOAD(d0, y3 + j0), LOAD(d1, y3 + j0 + 8);
-        for (int p = 0; p < k; p++) {
+        for (int q = 0; q < t; q++) {
             v8f w0, w1;
-            LOAD(w0, w + (size_t)p * m + j0), LOAD(w1, w + (size_t)p * m + j0 + 8);
-            a0 += w0 * x0[p], a1 += w1 * x0[p], b0 += w0 * x1[p], b1 += w1 * x1[p];
-            c0 += w0 * x2[p], c1 += w1 * x2[p], d0 += w0 * x3[p], d1 += w1 * x3[p];
+            LOAD(w0, w + (size_t)q * m + j0), LOAD(w1, w + (size_t)q * m + j0 + 8);
+            float u0 = x0[q * ts], u1 = x1[q * ts], u2 = x2[q * ts], u3 = x3[q * ts];
+            a0 += w0 * u0, a1 += w1 * u0, b0 += w0 * u1, b1 += w1 * u1;
+            c0 += w0 * u2, c1 += w1 * u2, d0 += w0 * u3, d1 += w1 * u3;
         }
         STORE(y0 + j0, a0), STORE(y0 + j0 + 8, a1);
         STORE(y1 + j0, b0), STORE(y1 + j0 + 8, b1);
@@ -59,27 +64,40 @@ BODY mul_rows4(const float *x, const float *w, float *y, int k, int m) {
     for (; j0 + 4 <= m; j0 += 4) {           // the rest, four columns at a time
         v4f a = load4(y0 + j0), b = load4(y1 + j0);
         v4f c = load4(y2 + j0), d = load4(y3 + j0);
-        for (int p = 0; p < k; p++) {
-            v4f wp = load4(w + (size_t)p * m + j0);
-            a += wp * x0[p], b += wp * x1[p], c += wp * x2[p], d += wp * x3[p];
+        for (int q = 0; q < t; q++) {
+            v4f wq = load4(w + (size_t)q * m + j0);
+            a += wq * x0[q * ts], b += wq * x1[q * ts];
+            c += wq * x2[q * ts], d += wq * x3[q * ts];
         }
         store4(y0 + j0, a), store4(y1 + j0, b), store4(y2 + j0, c), store4(y3 + j0, d);
     }
-    for (int p = 0; p < k; p++)              // then one at a time
+    for (int q = 0; q < t; q++)              // then one at a time
         for (int j = j0; j < m; j++) {
-            float wp = w[(size_t)p * m + j];
-            y0[j] += x0[p] * wp, y1[j] += x1[p] * wp;
-            y2[j] += x2[p] * wp, y3[j] += x3[p] * wp;
+            float wq = w[(size_t)q * m + j];
+            y0[j] += x0[q * ts] * wq, y1[j] += x1[q * ts] * wq;
+            y2[j] += x2[q * ts] * wq, y3[j] += x3[q * ts] * wq;
         }
 }
 
-BODY mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
+BODY product(const float *x, size_t rs, size_t ts, const float *w, float *y, int r,
+             int t, int m) {
     int i = 0;
-    for (; i + 4 <= n; i += 4) mul_rows4(x + (size_t)i * k, w, y + (size_t)i * m, k, m);
-    for (; i < n; i++)                        // the last n % 4 rows
-        for (int p = 0; p < k; p++)
+    for (; i + 4 <= r; i += 4) rows4(x + i * rs, rs, ts, w, y + (size_t)i * m, t, m);
+    for (; i < r; i++)                        // the last r % 4 rows, one at a time
+        for (int q = 0; q < t; q++)
             for (int j = 0; j < m; j++)
-                y[(size_t)i * m + j] += x[(size_t)i * k + p] * w[(size_t)p * m + j];
+                y[(size_t)i * m + j] += x[i * rs + q * ts] * w[(size_t)q * m + j];
+}
+
+// The forward product, y[i][j] += sum_p x[i][p] w[p][j], summed in order of p.
+BODY mul_acc(const float *x, const float *w, float *y, int n, int k, int m) {
+    product(x, (size_t)k, 1, w, y, n, k, m);
+}
+
+// Inverts: y = x w (for w). dw[p][j] += sum_i x[i][p] dy[i][j], summed in
+// order of i.
+BODY at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
+    product(x, 1, (size_t)k, dy, dw, k, n, m);
 }
 
 // dot4_sum S DY W J M: the dot product of rows dy and w whose first J terms
@@ -123,55 +141,6 @@ void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, i
             dxi[p] += dot4_sum(a, dyi, wp, m4, m);
         }
     }
-}
-
-// Inverts: y = x w (for w). dw[p][j] += sum_i x[i][p] dy[i][j], summed in
-// order of i: four rows of dw and a block of 16 columns of each in registers,
-// so each row of dy read serves four rows of dw.
-BODY at_mul_rows4(const float *x, const float *dy, float *dw, int n, int k, int m) {
-    float *d0 = dw, *d1 = d0 + m, *d2 = d1 + m, *d3 = d2 + m;
-    int j0 = 0;
-    for (; j0 + 16 <= m; j0 += 16) {
-        v8f a0, a1, b0, b1, c0, c1, e0, e1;
-        LOAD(a0, d0 + j0), LOAD(a1, d0 + j0 + 8);
-        LOAD(b0, d1 + j0), LOAD(b1, d1 + j0 + 8);
-        LOAD(c0, d2 + j0), LOAD(c1, d2 + j0 + 8);
-        LOAD(e0, d3 + j0), LOAD(e1, d3 + j0 + 8);
-        for (int i = 0; i < n; i++) {
-            const float *xi = x + (size_t)i * k;
-            v8f g0, g1;
-            LOAD(g0, dy + (size_t)i * m + j0), LOAD(g1, dy + (size_t)i * m + j0 + 8);
-            a0 += g0 * xi[0], a1 += g1 * xi[0], b0 += g0 * xi[1], b1 += g1 * xi[1];
-            c0 += g0 * xi[2], c1 += g1 * xi[2], e0 += g0 * xi[3], e1 += g1 * xi[3];
-        }
-        STORE(d0 + j0, a0), STORE(d0 + j0 + 8, a1);
-        STORE(d1 + j0, b0), STORE(d1 + j0 + 8, b1);
-        STORE(d2 + j0, c0), STORE(d2 + j0 + 8, c1);
-        STORE(d3 + j0, e0), STORE(d3 + j0 + 8, e1);
-    }
-    for (; j0 + 4 <= m; j0 += 4) {           // the rest, four columns at a time
-        v4f a = load4(d0 + j0), b = load4(d1 + j0);
-        v4f c = load4(d2 + j0), e = load4(d3 + j0);
-        for (int i = 0; i < n; i++) {
-            const float *xi = x + (size_t)i * k;
-            v4f g = load4(dy + (size_t)i * m + j0);
-            a += g * xi[0], b += g * xi[1], c += g * xi[2], e += g * xi[3];
-        }
-        store4(d0 + j0, a), store4(d1 + j0, b), store4(d2 + j0, c), store4(d3 + j0, e);
-    }
-    for (int q = 0; q < 4; q++)              // then one at a time
-        for (int i = 0; i < n; i++)
-            for (int j = j0; j < m; j++)
-                dw[(size_t)q * m + j] += x[(size_t)i * k + q] * dy[(size_t)i * m + j];
-}
-
-BODY at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
-    int p = 0;
-    for (; p + 4 <= k; p += 4) at_mul_rows4(x + p, dy, dw + (size_t)p * m, n, k, m);
-    for (; p < k; p++)                        // the last k % 4 rows of dw
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < m; j++)
-                dw[(size_t)p * m + j] += x[(size_t)i * k + p] * dy[(size_t)i * m + j];
 }
 
 // Each body twice, and the choice. TMAT_PORTABLE (a test defines it) keeps only
