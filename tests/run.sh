@@ -17,9 +17,16 @@ all_groups=(unit programs book checks sanitize reference valgrind pdf figures br
 # the order to start them in: longest wall time first (as measured on two cores;
 # reproducible, a whole second build, is the longest chain), so the last to
 # finish is a short one
-longest_first=(reproducible assignments valgrind determinism hostile sanitize figures browser
+longest_first=(reproducible valgrind determinism assignments hostile sanitize figures browser
                robust programs book validate reference unit leaks instructors lint pdf
                wrongs checks broken)
+# What a group reads beyond `make all`, which several groups share (a group makes
+# its own too, so that it runs alone). It is made once, as the groups start: the
+# groups above that need none of it start first, and one that does waits for it,
+# so no two groups make the same thing at the same moment.
+declare -A needs=([unit]=unit-tests [sanitize]=sanitize [reference]=refdriver
+                  [assignments]="assignments gradescope" [hostile]=gradescope
+                  [leaks]=assignments [wrongs]=wrongs [instructors]=instructors)
 groups=("$@"); [ ${#groups[@]} -eq 0 ] && groups=("${all_groups[@]}")
 jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
 D=$B/test
@@ -34,7 +41,11 @@ done
 # time since the group's previous TAP line), its CPU seconds into $D/G.cpu, then
 # $D/G.done holding its exit status and wall seconds.
 run_group() {
-  local g=$1 start=$EPOCHREALTIME
+  local g=$1
+  if [ -n "${needs[$g]:-}" ]; then
+    while [ ! -f "$D/prebuild.done" ]; do sleep 0.2; done
+  fi
+  local start=$EPOCHREALTIME
   /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
     { last=$start
       while IFS= read -r line; do
@@ -61,6 +72,19 @@ done
 for h in "${groups[@]}"; do
   case " ${order[*]} " in *" $h "*) ;; *) order+=("$h") ;; esac
 done
+targets=()
+for g in "${groups[@]}"; do
+  for t in ${needs[$g]:-}; do
+    case " ${targets[*]} " in *" $t "*) ;; *) targets+=("$t") ;; esac
+  done
+done
+rm -f "$D/prebuild.done"
+if [ ${#targets[@]} -gt 0 ]; then
+  # its messages in prebuild.log; a failure shows in the groups, whose own make fails
+  { make --no-print-directory -s -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" \
+      > "$D/prebuild.log" 2>&1; touch "$D/prebuild.done"; } &
+else touch "$D/prebuild.done"
+fi
 (
   for g in "${order[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
