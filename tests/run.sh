@@ -21,9 +21,10 @@ longest_first=(reproducible valgrind determinism assignments hostile sanitize fi
                robust programs book validate reference unit leaks instructors lint pdf
                wrongs checks broken)
 # What a group reads beyond `make all`, which several groups share (a group makes
-# its own too, so that it runs alone). It is made once, as the groups start: the
-# groups above that need none of it start first, and one that does waits for it,
-# so no two groups make the same thing at the same moment.
+# its own too, so that it runs alone). It is made once, as one of the jobs from
+# the start; a group that needs it starts only once it is made (the next group in
+# the order that needs none of it goes first), so no two groups make the same
+# thing at the same moment.
 declare -A needs=([unit]=unit-tests [sanitize]=sanitize [reference]=refdriver
                   [assignments]="assignments gradescope" [hostile]=gradescope
                   [leaks]=assignments [wrongs]=wrongs [instructors]=instructors)
@@ -41,11 +42,7 @@ done
 # time since the group's previous TAP line), its CPU seconds into $D/G.cpu, then
 # $D/G.done holding its exit status and wall seconds.
 run_group() {
-  local g=$1
-  if [ -n "${needs[$g]:-}" ]; then
-    while [ ! -f "$D/prebuild.done" ]; do sleep 0.2; done
-  fi
-  local start=$EPOCHREALTIME
+  local g=$1 start=$EPOCHREALTIME
   /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
     { last=$start
       while IFS= read -r line; do
@@ -79,16 +76,28 @@ for g in "${groups[@]}"; do
   done
 done
 rm -f "$D/prebuild.done"
-if [ ${#targets[@]} -gt 0 ]; then
-  # its messages in prebuild.log; a failure shows in the groups, whose own make fails
-  { make --no-print-directory -s -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" \
-      > "$D/prebuild.log" 2>&1; touch "$D/prebuild.done"; } &
-else touch "$D/prebuild.done"
-fi
+[ ${#targets[@]} -gt 0 ] || touch "$D/prebuild.done"
 (
-  for g in "${order[@]}"; do
+  # The shared build takes a place of its own among the jobs (a make of its
+  # own, one job a core; its messages in prebuild.log: a failure shows in the
+  # groups, whose own make then fails). The next group to start is the first in
+  # the order that can: one that needs the shared build waits for it.
+  if [ ! -f "$D/prebuild.done" ]; then
+    { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
+        -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" > "$D/prebuild.log" 2>&1
+      touch "$D/prebuild.done"; } &
+  fi
+  pending=("${order[@]}")
+  while [ ${#pending[@]} -gt 0 ]; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-    run_group "$g" &
+    pick=
+    for i in "${!pending[@]}"; do
+      g=${pending[$i]}
+      if [ -z "${needs[$g]:-}" ] || [ -f "$D/prebuild.done" ]; then pick=$i; break; fi
+    done
+    if [ -z "$pick" ]; then sleep 0.2; continue; fi
+    run_group "${pending[$pick]}" &
+    unset "pending[$pick]"; pending=("${pending[@]}")
   done
   wait
 ) &
