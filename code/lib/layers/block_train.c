@@ -103,6 +103,30 @@ int blk_encoder_forward(const encoder_block_t *b, const float *x, int n,
     return 0;
 }
 
+// The last two steps of a block, backwards: from dy, where
+//   h = LayerNorm(s_in) with norm[0],  s_out = h + FFN(h),  y = LayerNorm(s_out)
+// with norm[1]; act = {s_in, h, hidden, s_out} from the cache. Accumulates (+=)
+// into the gradients gnorm[0..1] and gf, and sets ws (n, d) to dLoss/ds_in; ws
+// has 2 n d + n d_ff floats (the rest is scratch). Returns 0, -1 on bad sizes.
+static int ffn_tail_backward(const ffn_params_t *f, ffn_params_t *gf,
+                             const layernorm_params_t *const norm[2],
+                             layernorm_params_t *const gnorm[2],
+                             const float *const act[4], const float *dy, float *ws,
+                             int n) {
+    int d = f->d_model;
+    size_t nd = (size_t)n * d;
+    float *ds = ws, *dh = ds + nd, *scratch = dh + nd;
+    int rc = layernorm_backward(act[3], norm[1]->gamma, dy, ds, gnorm[1]->gamma,
+                                gnorm[1]->beta, n, d, LAYERNORM_EPS);
+    // s_out = h + FFN(h)  =>  dh = ds_out + FFN'(h)^T ds_out
+    memcpy(dh, ds, nd * sizeof(float));
+    ffn_backward(f, gf, act[1], act[2], ds, dh, n, scratch);
+    memset(ds, 0, nd * sizeof(float));
+    rc |= layernorm_backward(act[0], norm[0]->gamma, dh, ds, gnorm[0]->gamma,
+                             gnorm[0]->beta, n, d, LAYERNORM_EPS);
+    return rc ? -1 : 0;
+}
+
 int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const float *x,
                          int n, const blk_encoder_cache_t *c, const float *dy,
                          float *dx) {
@@ -111,18 +135,12 @@ int blk_encoder_backward(const encoder_block_t *b, encoder_block_t *g, const flo
     size_t nd = (size_t)n * d;
     float *ws = calloc(2 * nd + (size_t)n * b->ffn.d_ff, sizeof(float));
     if (!ws) return -1;
-    float *ds = ws, *dh = ds + nd, *scratch = dh + nd;
-    int rc = 0;
-    // forward: y = LayerNorm(s2) with norm2
-    rc |= layernorm_backward(c->s2, b->norm2.gamma, dy, ds, g->norm2.gamma,
-                             g->norm2.beta, n, d, LAYERNORM_EPS);
-    // forward: s2 = h1 + FFN(h1)  =>  dh1 = ds2 + FFN'(h1)^T ds2
-    memcpy(dh, ds, nd * sizeof(float));
-    ffn_backward(&b->ffn, &g->ffn, c->h1, c->hidden, ds, dh, n, scratch);
-    // forward: h1 = LayerNorm(s1) with norm1
-    memset(ds, 0, nd * sizeof(float));
-    rc |= layernorm_backward(c->s1, b->norm1.gamma, dh, ds, g->norm1.gamma,
-                             g->norm1.beta, n, d, LAYERNORM_EPS);
+    float *ds = ws;
+    // forward: h1 = LayerNorm(s1), s2 = h1 + FFN(h1), y = LayerNorm(s2)  =>  ds1
+    const layernorm_params_t *norm[2] = {&b->norm1, &b->norm2};
+    layernorm_params_t *gnorm[2] = {&g->norm1, &g->norm2};
+    const float *act[4] = {c->s1, c->h1, c->hidden, c->s2};
+    int rc = ffn_tail_backward(&b->ffn, &g->ffn, norm, gnorm, act, dy, ws, n);
     // forward: s1 = x + MultiHead(x, x, x)  =>  dx = ds1 + (x's three shares)
     if (dx) add_into(dx, ds, nd);
     rc |= mha_backward(&b->attn, &g->attn, x, n, x, n, &c->attn, ds, dx, dx);
@@ -190,18 +208,12 @@ int blk_decoder_backward(const decoder_block_t *b, decoder_block_t *g, const flo
     size_t nd = (size_t)n * d;
     float *ws = calloc(2 * nd + (size_t)n * b->ffn.d_ff, sizeof(float));
     if (!ws) return -1;
-    float *ds = ws, *dh = ds + nd, *scratch = dh + nd;
-    int rc = 0;
-    // forward: y = LayerNorm(s3) with norm3
-    rc |= layernorm_backward(c->s3, b->norm3.gamma, dy, ds, g->norm3.gamma,
-                             g->norm3.beta, n, d, LAYERNORM_EPS);
-    // forward: s3 = h2 + FFN(h2)  =>  dh2 = ds3 + FFN'(h2)^T ds3
-    memcpy(dh, ds, nd * sizeof(float));
-    ffn_backward(&b->ffn, &g->ffn, c->h2, c->hidden, ds, dh, n, scratch);
-    // forward: h2 = LayerNorm(s2) with norm2
-    memset(ds, 0, nd * sizeof(float));
-    rc |= layernorm_backward(c->s2, b->norm2.gamma, dh, ds, g->norm2.gamma,
-                             g->norm2.beta, n, d, LAYERNORM_EPS);
+    float *ds = ws, *dh = ds + nd;
+    // forward: h2 = LayerNorm(s2), s3 = h2 + FFN(h2), y = LayerNorm(s3)  =>  ds2
+    const layernorm_params_t *norm[2] = {&b->norm2, &b->norm3};
+    layernorm_params_t *gnorm[2] = {&g->norm2, &g->norm3};
+    const float *act[4] = {c->s2, c->h2, c->hidden, c->s3};
+    int rc = ffn_tail_backward(&b->ffn, &g->ffn, norm, gnorm, act, dy, ws, n);
     // forward: s2 = h1 + MultiHead(h1, enc, enc)  =>  dh1 = ds2 + (queries' share),
     //          denc += (keys' and values' share)
     memcpy(dh, ds, nd * sizeof(float));
