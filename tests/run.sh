@@ -3,8 +3,7 @@
 #
 # Groups run side by side, TEST_JOBS at a time (default: two more than the cores,
 # since several groups spend much of their time waiting on Chromium or a grader's
-# time limit and would leave a core idle: on two cores, 7m52 against 8m37 for
-# one more), the longest
+# time limit and would leave a core idle), the longest
 # first; each keeps its TAP log in BUILD_DIR/test/GROUP.tap. The report is in the
 # fixed order of the groups whatever finishes first: a line per group (its tests,
 # wall time and CPU time), its failures, then each group's time, the ten slowest
