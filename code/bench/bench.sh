@@ -32,7 +32,7 @@ echo "bench: building the kernels and models ($BENCH_CFLAGS)"
 mkdir -p "$tmp/obj"
 # shellcheck disable=SC2086
 ( cd "$tmp/obj" && printf '%s\n' "${srcs[@]/#/$top/}" |
-  xargs -P 2 -n 8 $CC -I"$top/code/lib" $BENCH_CFLAGS -c )
+  xargs -d '\n' -P 2 -n 8 $CC -I"$top/code/lib" $BENCH_CFLAGS -c )
 ar rcs "$tmp/libbench.a" "$tmp"/obj/*.o
 for prog in bench_attention bench_train profile_tiled; do
   # shellcheck disable=SC2086
