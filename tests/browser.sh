@@ -81,11 +81,15 @@ for html in "$B"/html/[0-9][0-9]-*.html; do
   [ -s "$PT/$name.pdf" ] || { stranded+=("$name: Chromium printed no PDF"); continue; }
   grep -o 'class="\(listing\|output\)-label">[^<]*' "$html" | sed 's/^[^>]*>//; s/&amp;/\&/g; s/&lt;/</g; s/&gt;/>/g' \
     | sed 's/[[:space:]]\+/ /g; s/ *$//' | sort -u > "$PT/labels"
-  pages=$(pdfinfo "$PT/$name.pdf" 2>/dev/null | sed -n 's/^Pages: *//p')
-  for ((p = 1; p < ${pages:-0}; p++)); do
-    last=$(pdftotext -f $p -l $p -layout "$PT/$name.pdf" - 2>/dev/null | sed 's/[[:space:]]\+/ /g; s/^ //; s/ *$//' | grep -v '^$' | tail -n 1)
-    if [ -n "$last" ] && grep -qxF -- "$last" "$PT/labels"; then stranded+=("$name: page $p ends with the label '$last'"); fi
-  done
+  # every page's last line but the last page's (pdftotext ends each page with a
+  # form feed), then the labels among them
+  while IFS=$'\t' read -r p last; do
+    stranded+=("$name: page $p ends with the label '$last'")
+  done < <(pdftotext -layout "$PT/$name.pdf" - 2>/dev/null |
+    awk '{ while (sub(/^\f/, "")) { end[++n] = last; last = "" }
+           gsub(/[[:space:]]+/, " "); sub(/^ /, ""); sub(/ $/, ""); if ($0 != "") last = $0 }
+         END { for (p = 1; p < n; p++) if (end[p] != "") print p "\t" end[p] }' |
+    awk -F'\t' 'NR == FNR { label[$0]; next } $2 in label' "$PT/labels" -)
 done
 rm -rf "$PT"
 if [ ${#stranded[@]} -eq 0 ]; then pass "printed chapters keep every listing label with its listing"
