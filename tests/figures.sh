@@ -66,11 +66,34 @@ if [ $node_ok = 1 ]; then
   timeout 300 node tests/browser/figures.mjs layout "${svgs[@]}" > "$layout" 2>&1
   [ $? -le 1 ] || { fail "Chromium measures the figures' SVGs" "$(cat "$layout")"; node_ok=0; }
 fi
+# Each checker runs once over every figure (a Python start per figure cost more
+# than the checks) and prints a line "NAME: problem" per problem; a figure passes
+# when no line names it. A checker that fails with no such line (a crash, a
+# missing tool) fails every figure, with its output.
+labels_out=$(python3 tests/figure_labels.py "$B" "${names[@]}" 2>&1); labels_rc=$?
+print_out=$(python3 tests/figure_print.py "$B" "${names[@]}" "${diagrams[@]}" 2>&1); print_rc=$?
+# broken OUTPUT STATUS: what a failed checker printed that names no figure
+# (empty when every line names one: then only those figures fail)
+broken() {
+  [ "$2" -eq 0 ] && return
+  [ -n "$1" ] || { echo "exit $2 with no output"; return; }
+  local re; re="^($(IFS='|'; echo "${names[*]} ${diagrams[*]}" | tr ' ' '|')): "
+  printf '%s\n' "$1" | grep -v -E -- "$re" | head -n 20
+}
+labels_broken=$(broken "$labels_out" $labels_rc)
+print_broken=$(broken "$print_out" $print_rc)
+# checked WHAT NAME OUTPUT BROKEN: one TAP line for NAME
+checked() {
+  local mine; mine=$(printf '%s\n' "$3" | grep -- "^$2: ")
+  if [ -n "$mine" ]; then fail "$1" "$mine"
+  elif [ -n "$4" ]; then fail "$1" "the checker failed: $4"
+  else pass "$1"; fi
+}
 for name in "${names[@]}"; do
-  check "$name: every label is drawn in the SVG and in the PDF" \
-    python3 tests/figure_labels.py "$B" "$name"
-  check "$name: the PDF prints no text under 6 pt, no words on top of each other" \
-    python3 tests/figure_print.py "$B" "$name"
+  checked "$name: every label is drawn in the SVG and in the PDF" "$name" "$labels_out" \
+    "$labels_broken"
+  checked "$name: the PDF prints no text under 6 pt, no words on top of each other" "$name" \
+    "$print_out" "$print_broken"
   if [ $node_ok = 1 ]; then
     probs=$(grep "^$name: " "$layout")
     what="$name: the SVG has no texts on top of each other or off the canvas,"
@@ -85,8 +108,8 @@ done
 # (dvisvgm keeps the text as text, several lines of a node in one <text>), and
 # their PDF as the PDF book prints it.
 for name in "${diagrams[@]}"; do
-  check "$name: the PDF prints no text under 6 pt, no words on top of each other" \
-    python3 tests/figure_print.py "$B" "$name"
+  checked "$name: the PDF prints no text under 6 pt, no words on top of each other" "$name" \
+    "$print_out" "$print_broken"
   if [ $node_ok = 1 ]; then
     probs=$(grep "^$name: " "$layout")
     what="$name: the SVG has no texts on top of each other or off the canvas"
