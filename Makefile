@@ -9,6 +9,10 @@
 SHELL := /bin/bash
 # Text is matched and sorted the same in any locale of the caller (tr_TR: [a-z] skips i).
 export LC_ALL := C.UTF-8
+# The tools are Debian's (make deps): /usr/bin comes first, so that a Python that
+# another installer put ahead of it (pyenv's shims, a tenth of a second a call) is
+# not the one that runs.
+export PATH := /usr/bin:$(PATH)
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
 .SUFFIXES:

@@ -10,6 +10,8 @@
 # tests, and one last line: "N passed, N failed".
 set -u
 export LC_ALL=C.UTF-8
+# Debian's tools first, as in the Makefile (not a Python another installer put ahead)
+export PATH=/usr/bin:$PATH
 B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
 all_groups=(unit programs book checks sanitize reference valgrind pdf figures browser validate
