@@ -45,6 +45,7 @@ done
 # $D/G.done holding its exit status and wall seconds.
 run_group() {
   local g=$1 start=$EPOCHREALTIME
+  exec {nap_fd}>&-   # the groups never see the pool's pipe
   /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
     { # in bash alone: a line is one test of thousands, and a process per line
       # (awk, sed) cost more CPU than some groups. Times in microseconds.
@@ -63,6 +64,11 @@ run_group() {
          'BEGIN { printf "%d %d", b - a + 0.5, a - t + 0.5 }')" \
     > "$D/$g.done.tmp" && mv "$D/$g.done.tmp" "$D/$g.done"
 }
+
+# nap SECONDS: wait without a process (a read that times out on a pipe nobody
+# writes), for the polling loops below (a sleep each time: thousands of processes)
+exec {nap_fd}<> <(:)
+nap() { read -rt "$1" -u "$nap_fd" || :; }
 
 # start the requested groups, longest first, at most $jobs at a time
 order=()
@@ -86,7 +92,8 @@ rm -f "$D/prebuild.done"
   # groups, whose own make then fails). The next group to start is the first in
   # the order that can: one that needs the shared build waits for it.
   if [ ! -f "$D/prebuild.done" ]; then
-    { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
+    { exec {nap_fd}>&-
+      env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
         -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" > "$D/prebuild.log" 2>&1
       touch "$D/prebuild.done"; } &
   fi
@@ -98,7 +105,7 @@ rm -f "$D/prebuild.done"
       g=${pending[$i]}
       if [ -z "${needs[$g]:-}" ] || [ -f "$D/prebuild.done" ]; then pick=$i; break; fi
     done
-    if [ -z "$pick" ]; then sleep 0.2; continue; fi
+    if [ -z "$pick" ]; then nap 0.2; continue; fi
     run_group "${pending[$pick]}" &
     unset "pending[$pick]"; pending=("${pending[@]}")
   done
@@ -112,7 +119,7 @@ for g in "${groups[@]}"; do
   while [ ! -f "$D/$g.done" ]; do
     kill -0 "$pool" 2>/dev/null || [ -f "$D/$g.done" ] ||
       { echo "not ok - group $g never finished" >> "$D/$g.tap"; echo "1 0" > "$D/$g.done"; }
-    sleep 0.5
+    nap 0.5
   done
   read -r status secs _ < "$D/$g.done"
   log=$D/$g.tap
