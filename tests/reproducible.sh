@@ -40,6 +40,10 @@ remake() {
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
     B="$R" "$@" >> "$T/make.log" 2>&1
 }
+# nap SECONDS: wait without starting a process (a read that times out on a pipe
+# nobody writes): the loops below poll every 0.05 s for minutes
+exec {nap_fd}<> <(:)
+nap() { read -rt "$1" -u "$nap_fd" || :; }
 # kill_when WHAT CONDITION TARGET...: a make of TARGET in a process group of
 # its own, killed with everything it started as soon as CONDITION (a shell
 # test) holds; one TAP line says whether the kill landed before make finished.
@@ -47,15 +51,15 @@ kill_when() {
   local what=$1 cond=$2; shift 2
   book/build/sweep.sh "$R"   # the last kill's temporaries, which CONDITION could match
   setsid env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
-    -j"$(nproc 2>/dev/null || echo 2)" B="$R" "$@" >> "$T/make.log" 2>&1 &
+    -j"$(nproc 2>/dev/null || echo 2)" B="$R" "$@" >> "$T/make.log" 2>&1 {nap_fd}>&- &
   local pid=$! landed=0
   while kill -0 "$pid" 2>/dev/null; do
     if eval "$cond"; then kill -KILL -- "-$pid" 2>/dev/null && landed=1; break; fi
-    sleep 0.05
+    nap 0.05
   done
   wait "$pid" 2>/dev/null
   # the group's processes die a moment after make: the next make comes later
-  for _ in $(seq 200); do pgrep -g "$pid" >/dev/null 2>&1 || break; sleep 0.05; done
+  for _ in $(seq 200); do pgrep -g "$pid" >/dev/null 2>&1 || break; nap 0.05; done
   if [ $landed = 1 ]; then pass "the second build killed $what"
   else fail "the second build killed $what" "make ended before: $(tail -n 3 "$T/make.log")"; fi
 }
