@@ -10,7 +10,7 @@
 // (deterministic), and wall-clock time measured on this machine (the only
 // section, "measured ...", and data files, measured_*.dat, that vary by run).
 //
-// Test args: --max-dense 64 --max-n 256
+// Test args: --max-dense 64 --max-n 256 --max-reach 1024
 
 #include <math.h>
 #include <stdio.h>
@@ -643,13 +643,14 @@ static int reaches(int n, int window, int stride) {
     return reach;
 }
 
-// Two-step reach of the swept pattern at every n of the sweep, and the first
-// n (scanning every n up to REACH_SCAN) at which a fixed window fails.
-static void counted_reach(report_t *r) {
+// Two-step reach of the swept pattern at every n of the sweep up to max_reach,
+// and the first n (scanning every n up to REACH_SCAN) at which a fixed window
+// fails.
+static void counted_reach(report_t *r, long max_reach) {
     enum { REACH_SCAN = 4096 };
     int all = 1, fail_fixed = 0;
     printf("two-step reach, window = stride = round(sqrt n):");
-    for (int n = SWEEP_LO, t = 0; n <= SWEEP_HI; n *= 2, t++) {
+    for (int n = SWEEP_LO, t = 0; n <= max_reach; n *= 2, t++) {
         int ok = reaches(n, sweep_window(V_SPARSE, n), sweep_stride(n));
         all &= ok;
         printf("%s%d %s", t % 6 == 0 ? "\n  " : ", ", n, ok ? "yes" : "no");
@@ -678,7 +679,7 @@ static void counted_reach(report_t *r) {
     report_value(r, "sparse_fixed_window", "%.0f", SWEEP_WINDOW);
 }
 
-static void section_counted(report_t *r) {
+static void section_counted(report_t *r, long max_reach) {
     int d = EQ_D;
     report_section(r, "counted cost");
     printf("d_k = d_v = %d; sparse: window = stride = round(sqrt n); local: window "
@@ -733,7 +734,7 @@ static void section_counted(report_t *r) {
     double row8 = variant_cost(V_SPARSE, SWEEP_HI, d).madds / (2.0 * d) / SWEEP_HI;
     report_value(r, "sparse_row_sqrt_8192", "%.2f", row8 / sqrt(SWEEP_HI));
     report_value(r, "sweep_d", "%.0f", d);
-    counted_reach(r);
+    counted_reach(r, max_reach);
 }
 
 // ---------------------------------------------------------------------------
@@ -1301,14 +1302,16 @@ static void section_measured_fast(report_t *r, rng_t *rng, long max_dense, long 
 }
 
 int main(int argc, char **argv) {
-    long max_dense = 2048, max_n = SWEEP_HI;
+    long max_dense = 2048, max_n = SWEEP_HI, max_reach = SWEEP_HI;
     const cli_opt_t opts[] = {
         {.name = "--max-dense", .meta = "N", .kind = CLI_INT, .ival = &max_dense,
          .help = "largest n timed for the O(n^2) variants", .min = 16, .max = 8192},
         {.name = "--max-n", .meta = "N", .kind = CLI_INT, .ival = &max_n,
          .help = "largest n timed for any variant", .min = 16, .max = SWEEP_HI},
+        {.name = "--max-reach", .meta = "N", .kind = CLI_INT, .ival = &max_reach,
+         .help = "largest n of the two-step reach check", .min = 16, .max = SWEEP_HI},
     };
-    cli_t cli = {.program = PROG, .opts = opts, .n_opts = 2, .seed = 42,
+    cli_t cli = {.program = PROG, .opts = opts, .n_opts = 3, .seed = 42,
                  .summary = "Chapter 5: attention variants and what they cost."};
     report_t r;
     int rc = program_start(&cli, &r, argc, argv);   // --help, bad options: exit
@@ -1326,7 +1329,7 @@ int main(int argc, char **argv) {
     section_linear_error(&r, &rng);
     section_online_trace(&r);
     section_online_exact(&r, &rng);
-    section_counted(&r);
+    section_counted(&r, max_reach);
     section_fast_exact(&r, &rng);
     section_flash(&r, cli.seed);
     section_measured(&r, &rng, max_dense, max_n);
