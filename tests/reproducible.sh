@@ -40,10 +40,6 @@ remake() {
   env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
     B="$R" "$@" >> "$T/make.log" 2>&1
 }
-# nap SECONDS: wait without starting a process (a read that times out on a pipe
-# nobody writes): the loops below poll every 0.05 s for minutes
-exec {nap_fd}<> <(:)
-nap() { read -rt "$1" -u "$nap_fd" || :; }
 # kill_when WHAT CONDITION TARGET...: a make of TARGET in a process group of
 # its own, killed with everything it started as soon as CONDITION (a shell
 # test) holds; one TAP line says whether the kill landed before make finished.
@@ -51,7 +47,7 @@ kill_when() {
   local what=$1 cond=$2; shift 2
   book/build/sweep.sh "$R"   # the last kill's temporaries, which CONDITION could match
   setsid env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory \
-    -j"$(nproc 2>/dev/null || echo 2)" B="$R" "$@" >> "$T/make.log" 2>&1 {nap_fd}>&- &
+    -j"$(nproc 2>/dev/null || echo 2)" B="$R" "$@" >> "$T/make.log" 2>&1 &
   local pid=$! landed=0
   while kill -0 "$pid" 2>/dev/null; do
     if eval "$cond"; then kill -KILL -- "-$pid" 2>/dev/null && landed=1; break; fi

@@ -14,6 +14,7 @@ export LC_ALL=C.UTF-8
 export PATH=/usr/bin:$PATH
 B=${1:-build}; shift || true
 cd "$(dirname "$0")/.."
+. tests/tap.sh   # nap, for the polling loops below
 all_groups=(unit programs book checks sanitize reference valgrind pdf figures browser validate
             reproducible assignments hostile determinism broken robust lint leaks wrongs instructors)
 # the order to start them in: longest wall time first (as measured on two cores;
@@ -45,7 +46,7 @@ done
 # $D/G.done holding its exit status and wall seconds.
 run_group() {
   local g=$1 start=$EPOCHREALTIME
-  exec {nap_fd}>&-   # the groups never see the pool's pipe
+  [ -z "${NAP_FD:-}" ] || exec {NAP_FD}>&-   # the groups never see the pool's pipe
   /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
     { # in bash alone: a line is one test of thousands, and a process per line
       # (awk, sed) cost more CPU than some groups. Times in microseconds.
@@ -64,11 +65,6 @@ run_group() {
          'BEGIN { printf "%d %d", b - a + 0.5, a - t + 0.5 }')" \
     > "$D/$g.done.tmp" && mv "$D/$g.done.tmp" "$D/$g.done"
 }
-
-# nap SECONDS: wait without a process (a read that times out on a pipe nobody
-# writes), for the polling loops below (a sleep each time: thousands of processes)
-exec {nap_fd}<> <(:)
-nap() { read -rt "$1" -u "$nap_fd" || :; }
 
 # start the requested groups, longest first, at most $jobs at a time
 order=()
@@ -92,7 +88,7 @@ rm -f "$D/prebuild.done"
   # groups, whose own make then fails). The next group to start is the first in
   # the order that can: one that needs the shared build waits for it.
   if [ ! -f "$D/prebuild.done" ]; then
-    { exec {nap_fd}>&-
+    { [ -z "${NAP_FD:-}" ] || exec {NAP_FD}>&-
       env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
         -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" > "$D/prebuild.log" 2>&1
       touch "$D/prebuild.done"; } &

@@ -16,6 +16,13 @@ check() {
   local out
   if out=$("$@" 2>&1); then pass "$what"; else fail "$what" "$out"; fi
 }
+# nap SECONDS: wait without starting a process, for a loop that polls for
+# minutes (a sleep each time: thousands of processes): a read that times out on
+# a pipe nobody writes, opened at the first nap (its number in NAP_FD).
+nap() {
+  [ -n "${NAP_FD:-}" ] || exec {NAP_FD}<> <(:)
+  read -rt "$1" -u "$NAP_FD" || :
+}
 # unmeasured FILE: a program's stdout without its "== measured ... ==" sections,
 # the only output allowed to vary from run to run (wall-clock timings).
 unmeasured() { awk '/^== measured.* ==$/ { skip = 1; next } /^== .* ==$/ { skip = 0 } !skip' "$1"; }
