@@ -2,7 +2,8 @@
 // parameter's gradient against central finite differences; its forward against
 // the sentence-at-a-time blocks of block_train.h; padding changes nothing, bit
 // for bit; greedy decoding with the key/value cache gives exactly the logits of
-// the full forward pass on the same prefix.
+// the full forward pass on the same prefix; the attention on vectors gives the
+// bytes of the row-by-row loops the book lists.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +15,36 @@
 #include "layers/layernorm.h"
 #include "position/sinusoidal.h"
 #include "models/transformer.h"
+
+// transformer.c once more, with every head attended row by row (attend_row and
+// attend_row_backward, as the book lists them), under other names.
+#define TF_ROWWISE
+void rowwise_work_free(tf_work_t *w);   // called before its definition
+#define tf_config_check rowwise_config_check
+#define tf_param_count rowwise_param_count
+#define tf_bind rowwise_bind
+#define tf_init rowwise_init
+#define tf_work_new rowwise_work_new
+#define tf_work_free rowwise_work_free
+#define tf_logits rowwise_logits
+#define tf_forward rowwise_forward
+#define tf_backward rowwise_backward
+#define tf_greedy rowwise_greedy
+#define tf_model_forward rowwise_model_forward
+#define tf_model_backward rowwise_model_backward
+#include "../../code/lib/models/transformer.c"
+#undef tf_config_check
+#undef tf_param_count
+#undef tf_bind
+#undef tf_init
+#undef tf_work_new
+#undef tf_work_free
+#undef tf_logits
+#undef tf_forward
+#undef tf_backward
+#undef tf_greedy
+#undef tf_model_forward
+#undef tf_model_backward
 
 enum { B = 3, T = 5, U = 4, VS = 9, VT = 8, D = 8, H = 2, DFF = 12 };
 
@@ -299,4 +330,45 @@ Test(transformer, embedding_with_positions) {
     }
     int bad[N] = {2, 0, 5, 1};
     cr_assert_eq(embedding_pos_forward(table, bad, pe, out, N, V, E), -1);
+}
+
+// The library's attention, four columns and keys at a time, against the
+// row-by-row copy above: the same logits and the same gradients, bit for bit,
+// for heads of 4 and 8 columns, 1 and 2 blocks (padded keys and the causal
+// mask included).
+static void vectors_equal_rows(int d_model, int layers) {
+    tf_config_t c = config(layers);
+    c.d_model = d_model, c.d_ff = 2 * d_model;
+    long n = tf_param_count(&c);
+    float *buf = random_model(&c, 5);
+    float *g1 = calloc((size_t)n, sizeof *g1), *g2 = calloc((size_t)n, sizeof *g2);
+    tf_work_t *w1 = tf_work_new(&c), *w2 = rowwise_work_new(&c);
+    cr_assert(g1 && g2 && w1 && w2);
+    tf_params_t p, gp1, gp2;
+    tf_bind(&p, buf, &c);
+    tf_bind(&gp1, g1, &c);
+    tf_bind(&gp2, g2, &c);
+    s2s_batch_t bt = batch();
+    int n1, n2;
+    double l1 = tf_forward(&p, &c, &bt, w1, &n1);
+    double l2 = rowwise_forward(&p, &c, &bt, w2, &n2);
+    cr_assert(l1 == l2 && n1 == n2, "loss %.9g against %.9g", l1, l2);
+    size_t logits = sizeof(float) * B * U * VT;
+    cr_assert_eq(memcmp(tf_logits(w1), rowwise_logits(w2), logits), 0);
+    cr_assert_eq(tf_backward(&p, &gp1, &c, &bt, w1, 0.5f), 0);
+    cr_assert_eq(rowwise_backward(&p, &gp2, &c, &bt, w2, 0.5f), 0);
+    for (long i = 0; i < n; i++)
+        cr_assert(memcmp(&g1[i], &g2[i], sizeof(float)) == 0,
+                  "gradient %ld of %ld: %.9g on vectors, %.9g row by row", i, n, g1[i],
+                  g2[i]);
+    free(buf);
+    free(g1);
+    free(g2);
+    tf_work_free(w1);
+    rowwise_work_free(w2);
+}
+
+Test(transformer, attention_on_vectors_equals_row_by_row) {
+    vectors_equal_rows(8, 1);    // d_k 4
+    vectors_equal_rows(16, 2);   // d_k 8
 }

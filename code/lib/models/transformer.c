@@ -164,6 +164,7 @@ struct tf_work {
     // backward scratch
     float *dlogits, *dy, *denc, *dh, *ds, *dq, *dk, *dv, *dctx, *dhid;
     float *wt;                           // a transposed weight matrix
+    float *kt;                           // attend_head's scratch
     double *ln_ws;                       // layernorm_backward_ws's (2 d,)
     // greedy decoding: per decoder block, the cached self-attention keys and
     // values (B, u_max, d) and the projected encoder output (B, T, d) twice
@@ -211,6 +212,7 @@ static long work_layout(struct tf_work *w, const tf_config_t *c, float *mem) {
     long wmax = d * (f > d ? f : d);
     TAKE(w->wt, wmax > d * c->v_tgt ? wmax : d * c->v_tgt);
     TAKE(w->step_x, 7 * b * d + b * c->v_tgt + b * f), TAKE(w->step_a, n_pe);
+    TAKE(w->kt, n_pe * (d + 2));
 #undef TAKE
     return (long)(at - base);
 }
@@ -316,23 +318,157 @@ static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stri
 }
 // end snippet
 
+// ---------------------------------------------------------------------------
+// attend_row and attend_row_backward for a whole head, on vectors
+
+// The loops above, for all the queries of one head at once, arranged so the
+// compiler can use vector instructions: keys transposed so that one query's
+// scores are computed for four or eight keys at a time, and four columns of a
+// context or a gradient row kept in one register. Every number is still the
+// same sum, term by term in the same order, so the results are those of
+// attend_row and attend_row_backward, bit for bit: the program's cache check
+// decodes with attend_row and compares, and tests/unit/test_transformer.c
+// compares forward and gradients with this file built without these (define
+// TF_ROWWISE). They need d_k a multiple of 4; other heads take the loops above.
+
+// Four floats as one value (GCC's and Clang's vector extension); arithmetic on
+// it is element by element, each lane its own sum.
+typedef float v4f __attribute__((vector_size(16)));
+
+static inline v4f load4(const float *p) {
+    v4f v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void store4(float *p, v4f v) { memcpy(p, &v, sizeof v); }
+
+// The d_k columns of one head, rows (n, stride) from m -> t (d_k, n): one key's
+// numbers in a column, so that a loop over keys reads consecutive floats.
+static void transpose_head(const float *m, int stride, int n, int d_k, float *t) {
+    for (int j = 0; j < n; j++)
+        for (int c = 0; c < d_k; c++) t[(size_t)c * n + j] = m[(size_t)j * stride + c];
+}
+
+// out_j = sum_c x_c t[c][j] for j < n_used, t (d_k, n): summed from 0 in order
+// of c, as attend_row sums q . k_j; the loop over j vectorises.
+static void dots_by_column(const float *x, const float *t, int n, int n_used, int d_k,
+                           float *restrict out) {
+    for (int j = 0; j < n_used; j++) out[j] = 0.0f;
+    for (int c = 0; c < d_k; c++) {
+        const float *restrict tc = t + (size_t)c * n;
+        float xc = x[c];
+        for (int j = 0; j < n_used; j++) out[j] += xc * tc[j];
+    }
+}
+
+// attend_row for every query of one head: h->q, h->ctx (tq rows), h->k, h->v
+// (tk rows), all with one stride; h->a (tq, tk); kt (d_k tk) scratch.
+static void attend_head(const att_cache_t *h, int stride, int tq, int tk, int d_k,
+                        const unsigned char *key_mask, int causal, float *kt) {
+    const float *q = h->q, *v = h->v;
+    float *a = h->a, *ctx = h->ctx, scale = 1.0f / sqrtf((float)d_k);
+    transpose_head(h->k, stride, tk, d_k, kt);
+    for (int i = 0; i < tq; i++) {
+        float *ai = a + (size_t)i * tk, *ci = ctx + (size_t)i * stride, mx = -INFINITY;
+        int n_keys = causal ? i + 1 : tk;
+        dots_by_column(q + (size_t)i * stride, kt, tk, n_keys, d_k, ai);
+        for (int j = 0; j < tk; j++) {
+            if (j >= n_keys || (key_mask && !key_mask[j])) {
+                ai[j] = 0.0f;
+                continue;
+            }
+            ai[j] *= scale;
+            if (ai[j] > mx) mx = ai[j];
+        }
+        float sum = 0.0f;
+        for (int j = 0; j < n_keys; j++) {
+            if (key_mask && !key_mask[j]) continue;
+            ai[j] = expf(ai[j] - mx);
+            sum += ai[j];
+        }
+        for (int c = 0; c < d_k; c++) ci[c] = 0.0f;
+        if (sum == 0.0f) continue;
+        for (int j = 0; j < n_keys; j++) ai[j] /= sum;
+        for (int c0 = 0; c0 < d_k; c0 += 4) {
+            v4f acc = load4(ci + c0);
+            for (int j = 0; j < n_keys; j++)
+                acc += load4(v + (size_t)j * stride + c0) * ai[j];
+            store4(ci + c0, acc);
+        }
+    }
+}
+
+// attend_row_backward for every query of one head: fw as attend_head's inputs
+// and a (tq, tk); dd->ctx (tq rows) -> dd->q (tq rows), dd->k, dd->v (tk rows)
+// +=. vt (d_k tk), g and ds (tk,) scratch.
+static void attend_head_backward(const att_cache_t *fw, att_cache_t *dd, int stride,
+                                 int tq, int tk, int d_k, int causal, float *vt,
+                                 float *g, float *ds) {
+    float scale = 1.0f / sqrtf((float)d_k);
+    transpose_head(fw->v, stride, tk, d_k, vt);
+    for (int i = 0; i < tq; i++) {
+        const float *a = fw->a + (size_t)i * tk, *q = fw->q + (size_t)i * stride;
+        const float *dctx = dd->ctx + (size_t)i * stride;
+        float *dq = dd->q + (size_t)i * stride, dot_ad = 0.0f;
+        int n_keys = causal ? i + 1 : tk;
+        dots_by_column(dctx, vt, tk, n_keys, d_k, g);
+        for (int j = 0; j < n_keys; j++) {
+            float *dvj = dd->v + (size_t)j * stride;
+            for (int c0 = 0; c0 < d_k; c0 += 4)
+                store4(dvj + c0, load4(dvj + c0) + a[j] * load4(dctx + c0));
+            dot_ad += a[j] * g[j];
+        }
+        for (int j = 0; j < n_keys; j++)
+            ds[j] = a[j] == 0.0f ? 0.0f : a[j] * (g[j] - dot_ad) * scale;
+        for (int c0 = 0; c0 < d_k; c0 += 4) {
+            v4f acc = load4(dq + c0), qc = load4(q + c0);
+            for (int j = 0; j < n_keys; j++) {
+                if (a[j] == 0.0f) continue;
+                float *dkj = dd->k + (size_t)j * stride + c0;
+                acc += ds[j] * load4(fw->k + (size_t)j * stride + c0);
+                store4(dkj, load4(dkj) + ds[j] * qc);
+            }
+            store4(dq + c0, acc);
+        }
+    }
+}
+
+// Whether a head of width d_k runs on vectors (above) or row by row.
+static int by_vectors(int d_k) {
+#ifdef TF_ROWWISE
+    (void)d_k;
+    return 0;
+#else
+    return d_k % 4 == 0;
+#endif
+}
+
 // The attention of a batch: queries (B tq, d), keys and values (B tk, d) ->
 // a (B, h, tq, tk), ctx (B tq, d). key_mask (B, tk) or NULL; causal: query i
-// sees keys j <= i.
+// sees keys j <= i. kt: (d tk) floats of scratch.
 static void attend_batch(const att_cache_t *c, int b, int tq, int tk, int d, int h,
-                         const unsigned char *key_mask, int causal) {
+                         const unsigned char *key_mask, int causal, float *kt) {
     int d_k = d / h;
     for (int s = 0; s < b; s++)
-        for (int hh = 0; hh < h; hh++)
-            for (int i = 0; i < tq; i++) {
-                size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
-                size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-                float *a = c->a + (((size_t)s * h + hh) * tq + i) * tk;
-                int n_keys = causal ? i + 1 : tk;
-                attend_row(c->q + qi, c->k + k0, c->v + k0, d, n_keys, d_k,
-                           key_mask ? key_mask + (size_t)s * tk : NULL, a, c->ctx + qi);
-                for (int j = n_keys; j < tk; j++) a[j] = 0.0f;
+        for (int hh = 0; hh < h; hh++) {
+            size_t q0 = (size_t)s * tq * d + (size_t)hh * d_k;
+            size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
+            float *a = c->a + ((size_t)s * h + hh) * tq * tk;
+            const unsigned char *m = key_mask ? key_mask + (size_t)s * tk : NULL;
+            if (by_vectors(d_k)) {
+                const att_cache_t head = {c->q + q0, c->k + k0, c->v + k0, a,
+                                          c->ctx + q0};
+                attend_head(&head, d, tq, tk, d_k, m, causal, kt);
+                continue;
             }
+            for (int i = 0; i < tq; i++) {
+                int n_keys = causal ? i + 1 : tk;
+                float *ai = a + (size_t)i * tk;
+                attend_row(c->q + q0 + (size_t)i * d, c->k + k0, c->v + k0, d, n_keys,
+                           d_k, m, ai, c->ctx + q0 + (size_t)i * d);
+                for (int j = n_keys; j < tk; j++) ai[j] = 0.0f;
+            }
+        }
 }
 
 // One attention sub-layer's call: queries from xq (B tq, d), keys and values
@@ -343,23 +479,35 @@ typedef struct {
 } att_call_t;
 
 // Gradients of attend_batch given dd->ctx (B tq, d); accumulate (+=) into
-// dd->q (B tq, d), dd->k and dd->v (B tk, d).
+// dd->q (B tq, d), dd->k and dd->v (B tk, d). vt: (d tk + 2 tk) floats of
+// scratch.
 static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
-                                  const att_call_t *at, int d) {
+                                  const att_call_t *at, int d, float *vt) {
     int b = at->b, tq = at->tq, tk = at->tk, h = at->h, causal = at->causal;
     int d_k = d / h;
     for (int s = 0; s < b; s++)
-        for (int hh = 0; hh < h; hh++)
-            for (int i = 0; i < tq; i++) {
-                size_t qi = ((size_t)s * tq + i) * d + (size_t)hh * d_k;
-                size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-                const att_cache_t fw = {c->q + qi, c->k + k0, c->v + k0,
-                                        c->a + (((size_t)s * h + hh) * tq + i) * tk,
+        for (int hh = 0; hh < h; hh++) {
+            size_t q0 = (size_t)s * tq * d + (size_t)hh * d_k;
+            size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
+            const float *a = c->a + ((size_t)s * h + hh) * tq * tk;
+            if (by_vectors(d_k)) {
+                const att_cache_t fw = {c->q + q0, c->k + k0, c->v + k0, (float *)a,
                                         NULL};
+                att_cache_t head = {dd->q + q0, dd->k + k0, dd->v + k0, NULL,
+                                    dd->ctx + q0};
+                float *g = vt + (size_t)d_k * tk, *ds = g + tk;
+                attend_head_backward(&fw, &head, d, tq, tk, d_k, causal, vt, g, ds);
+                continue;
+            }
+            for (int i = 0; i < tq; i++) {
+                size_t qi = q0 + (size_t)i * d;
+                const att_cache_t fw = {c->q + qi, c->k + k0, c->v + k0,
+                                        (float *)a + (size_t)i * tk, NULL};
                 att_cache_t row = {dd->q + qi, dd->k + k0, dd->v + k0, NULL,
                                    dd->ctx + qi};
                 attend_row_backward(&fw, &row, d, causal ? i + 1 : tk, d_k);
             }
+        }
 }
 
 // dx (n, k) += dy (n, m) w^T for w (k, m): w transposed once into wt (m, k),
@@ -429,10 +577,11 @@ static int embed(const float *table, const int *ids, const float *pe, float *x, 
 // key_mask (B, tk) or NULL.
 static void attn_sublayer(const mha_params_t *p, const layernorm_params_t *ln,
                           att_cache_t *c, const att_call_t *at,
-                          const unsigned char *key_mask, float *s, float *y) {
+                          const unsigned char *key_mask, float *s, float *y,
+                          float *kt) {
     int d = p->d_model, rq = at->b * at->tq, rk = at->b * at->tk;
     project_qkv(p, at->xq, rq, at->xkv, rk, c);
-    attend_batch(c, at->b, at->tq, at->tk, d, at->h, key_mask, at->causal);
+    attend_batch(c, at->b, at->tq, at->tk, d, at->h, key_mask, at->causal, kt);
     attn_out_residual(p, at->xq, c->ctx, s, rq);
     layernorm_forward(s, ln->gamma, ln->beta, y, rq, d, LAYERNORM_EPS);
 }
@@ -452,7 +601,8 @@ static void encoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_
         const encoder_block_t *blk = &p->enc[l];
         enc_cache_t *e = &w->enc[l];
         const att_call_t self = {x, x, w->b, w->t, w->t, c->n_heads, 0};
-        attn_sublayer(&blk->attn, &blk->norm1, &e->att, &self, mask, e->s1, e->h1);
+        attn_sublayer(&blk->attn, &blk->norm1, &e->att, &self, mask, e->s1, e->h1,
+                      w->kt);
         ffn_sublayer(&blk->ffn, &blk->norm2, e->h1, e->hid, e->s2, e->y, w->b * w->t);
         x = e->y;
     }
@@ -470,10 +620,10 @@ static void decoder_forward(const tf_params_t *p, const tf_config_t *c, tf_work_
         dec_cache_t *e = &w->dec[l];
         const att_call_t self = {x, x, w->b, w->u, w->u, c->n_heads, 1};
         attn_sublayer(&blk->self_attn, &blk->norm1, &e->self, &self, NULL, e->s1,
-                      e->h1);
+                      e->h1, w->kt);
         const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, c->n_heads, 0};
         attn_sublayer(&blk->cross_attn, &blk->norm2, &e->cross, &cross, mask, e->s2,
-                      e->h2);
+                      e->h2, w->kt);
         ffn_sublayer(&blk->ffn, &blk->norm3, e->h2, e->hid, e->s3, e->y, w->b * w->u);
         x = e->y;
     }
@@ -522,7 +672,7 @@ static void attn_backward(const mha_params_t *p, mha_params_t *g, const att_cach
     memset(w->dk, 0, (size_t)rk * d * sizeof(float));
     memset(w->dv, 0, (size_t)rk * d * sizeof(float));
     att_cache_t dd = {w->dq, w->dk, w->dv, NULL, w->dctx};
-    attend_batch_backward(c, &dd, at, d);
+    attend_batch_backward(c, &dd, at, d, w->kt);
     tmat_at_mul_acc(xq, w->dq, g->w_q, rq, d, d);         // Inverts: q = xq W_q
     tmat_at_mul_acc(xkv, w->dk, g->w_k, rk, d, d);        // Inverts: k = xkv W_k
     tmat_at_mul_acc(xkv, w->dv, g->w_v, rk, d, d);        // Inverts: v = xkv W_v

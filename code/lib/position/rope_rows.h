@@ -7,8 +7,9 @@
 #define ROPE_ROWS_H
 
 // x (T, NH HS) <- every head of row t turned for position pos0 + t, in place
-// (rope_apply on each slice). Returns 0; -1 (x unchanged) if HS is odd, a size
-// is negative or base <= 0. (torch: the complex-number form in rope.h, per head)
+// (rope_apply's numbers on each slice; each angle computed once for all heads).
+// Returns 0; -1 (x unchanged) if HS is odd, a size is negative or base <= 0.
+// (torch: the complex-number form in rope.h, per head)
 int rope_rows_forward(float *x, int T, int NH, int HS, long pos0, double base);
 
 // Gradient of rope_rows_forward: a rotation's transpose turns back, so
