@@ -36,6 +36,29 @@ jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 2 ))}
 D=$B/test
 T0=$EPOCHREALTIME
 mkdir -p "$D"
+
+# CPU time per group. /usr/bin/time counts only the processes a group waits
+# for; Chromium's renderers and anything else that leaves its parent escape it.
+# Where the kernel's CPU accounting groups can be made (cgroup v1 cpuacct, as
+# root), each group runs in one of its own and its CPU time is all of its
+# processes'; otherwise the count from time.
+CG=
+for root in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/cpu,cpuacct; do
+  [ -f "$root/cpuacct.usage" ] || continue
+  mkdir "$root/attention-tests.$$" 2>/dev/null && CG=$root/attention-tests.$$
+  break
+done
+# in_cgroup NAME: the calling subshell and all it starts from now on count as NAME
+in_cgroup() {
+  [ -n "$CG" ] && mkdir -p "$CG/$1" 2>/dev/null && echo "$BASHPID" > "$CG/$1/cgroup.procs" 2>/dev/null
+}
+# cgroup_seconds NAME: the CPU seconds counted as NAME, or nothing
+cgroup_seconds() {
+  local ns
+  [ -n "$CG" ] && [ -f "$CG/$1/cpuacct.usage" ] && read -r ns < "$CG/$1/cpuacct.usage" &&
+    [ -n "$ns" ] || return 0
+  echo $(( (ns + 500000000) / 1000000000 ))
+}
 for g in "${groups[@]}"; do
   [ -f "tests/$g.sh" ] || { echo "run.sh: no test group '$g' (tests/$g.sh)" >&2; exit 2; }
   rm -f "$D/$g.done" "$D/$g.times" "$D/$g.cpu"
@@ -47,6 +70,7 @@ done
 run_group() {
   local g=$1 start=$EPOCHREALTIME
   [ -z "${NAP_FD:-}" ] || exec {NAP_FD}>&-   # the groups never see the pool's pipe
+  in_cgroup "$g"
   /usr/bin/time -f '%U %S' -o "$D/$g.cpu" bash "tests/$g.sh" "$B" 2>&1 |
     { # in bash alone: a line is one test of thousands, and a process per line
       # (awk, sed) cost more CPU than some groups. Times in microseconds.
@@ -60,7 +84,8 @@ run_group() {
           last=$now
         fi
       done; } > "$D/$g.tap"
-  local status=${PIPESTATUS[0]}
+  local status=${PIPESTATUS[0]} cs
+  cs=$(cgroup_seconds "$g"); [ -z "$cs" ] || echo "$cs 0" > "$D/$g.cpu"
   echo "$status $(awk -v a="$start" -v b="$EPOCHREALTIME" -v t="$T0" \
          'BEGIN { printf "%d %d", b - a + 0.5, a - t + 0.5 }')" \
     > "$D/$g.done.tmp" && mv "$D/$g.done.tmp" "$D/$g.done"
@@ -89,6 +114,7 @@ rm -f "$D/prebuild.done"
   # the order that can: one that needs the shared build waits for it.
   if [ ! -f "$D/prebuild.done" ]; then
     { [ -z "${NAP_FD:-}" ] || exec {NAP_FD}>&-
+      in_cgroup prebuild
       env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s \
         -j"$(nproc 2>/dev/null || echo 2)" B="$B" "${targets[@]}" > "$D/prebuild.log" 2>&1
       touch "$D/prebuild.done"; } &
@@ -137,8 +163,17 @@ for g in "${groups[@]}"; do
   printf '  %-13s %5s %5s   %4s-%s\n' "$g" "$secs" \
     "$(awk '{ printf "%d", $1 + $2 + 0.5 }' "$D/$g.cpu" 2>/dev/null)" "${at:-?}" "$(( ${at:-0} + secs ))"
 done
+pre=$(cgroup_seconds prebuild)
+[ -z "$pre" ] || echo "  (the shared build before them: cpu ${pre}s)"
+if [ -n "$CG" ]; then
+  echo "cpu: counted by the kernel's accounting groups, every process of a group"
+else
+  echo "cpu: the processes a group waited for (no accounting groups here)"
+fi
 echo "the ten slowest tests (s, group, test):"
 for g in "${groups[@]}"; do cat "$D/$g.times" 2>/dev/null; done | sort -t$'\t' -k1,1gr |
   head -n 10 | awk -F'\t' '{ printf "  %6.1f  %-12s %s\n", $1, $2, substr($3, 1, 70) }'
+# the accounting groups go once empty (a process left running keeps its own)
+[ -z "$CG" ] || rmdir "$CG"/*/ "$CG" 2>/dev/null
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
