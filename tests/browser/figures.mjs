@@ -2,8 +2,8 @@
 // (tests/figures.sh runs it; playwright-core as for tests/browser/check.mjs).
 //
 //   node figures.mjs sizes BUILD_DIR
-//     Every chapter page at 1280 and 390 px wide, in the light and the dark
-//     theme: every text of every figure (each <text> and <tspan>: a superscript
+//     Every chapter page at 1280 and 390 px wide (loaded once, then narrowed),
+//     in the light and the dark theme: every text of every figure (each <text> and <tspan>: a superscript
 //     too) renders at MIN_PX CSS px or more. A figure is an <img> of an SVG; its
 //     SVG is laid over the <img>, at the <img>'s laid-out box, and each text's
 //     computed font size is multiplied by the SVG's scale on the screen.
@@ -111,19 +111,21 @@ async function sizes(build) {
       '--host-resolver-rules=MAP * ~NOTFOUND'] });
   let bad = 0, figures = 0;
   try {
-    for (const width of [1280, 390]) {
-      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
-      await ctx.route('**/*', (route) => (
-        /^(file|data|blob):/.test(route.request().url())
-        ? route.continue() : route.abort('blockedbyclient')));
-      const page = await ctx.newPage();
-      for (const p of pages) {
-        await page.goto('file://' + path.join(html, p));
-        // Each page is loaded once per width and shown in both themes. A text's
-        // size is its font size times the width its <img> is shown at, so where
-        // the dark theme shows every figure in the box the light theme did, it
-        // measures what the light one did; only a page whose boxes differ is
-        // measured again.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await ctx.route('**/*', (route) => (
+      /^(file|data|blob):/.test(route.request().url())
+      ? route.continue() : route.abort('blockedbyclient')));
+    const page = await ctx.newPage();
+    for (const p of pages) {
+      // Each page is loaded once, narrowed from 1280 to 390 px (the book's styles
+      // ask for nothing but the width) and shown in both themes at each width.
+      await page.goto('file://' + path.join(html, p));
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        // A text's size is its font size times the width its <img> is shown
+        // at, so where the dark theme shows every figure in the box the light
+        // theme did, it measures what the light one did; only a page whose
+        // boxes differ is measured again.
         let light = null, lightBoxes = null;
         for (const scheme of ['light', 'dark']) {
           await page.emulateMedia({ colorScheme: scheme });
@@ -151,8 +153,8 @@ async function sizes(build) {
           }
         }
       }
-      await ctx.close();
     }
+    await ctx.close();
   } finally {
     await browser.close();
   }
