@@ -3,21 +3,13 @@
 
 #include <string.h>
 
-// Four floats as one value: GCC's and Clang's vector extension. Arithmetic on
-// it is element by element, so every output below is still summed one term at
-// a time in a fixed order, exactly as the scalar loops would sum it; the
-// extension only makes the compiler keep the accumulators in registers (as
+#include "base/v4f.h"
+
+// Four floats as one value (base/v4f.h): every output below is still summed one
+// term at a time in a fixed order, exactly as the scalar loops would sum it;
+// the vectors only make the compiler keep the accumulators in registers (as
 // plain float arrays, GCC -O2 keeps them on the stack and stores them after
 // every term).
-typedef float v4f __attribute__((vector_size(16)));
-
-static inline v4f load4(const float *p) {
-    v4f v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static inline void store4(float *p, v4f v) { memcpy(p, &v, sizeof v); }
-static inline v4f splat4(float x) { return (v4f){x, x, x, x}; }
 
 // Eight floats as one value, for the two products in which every output is
 // one sum taken a term at a time (tmat_mul_acc, tmat_at_mul_acc): a vector

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/tmat.h"
+#include "base/v4f.h"
 #include "base/views.h"
 #include "layers/block_train.h"
 #include "layers/embedding.h"
@@ -330,17 +331,6 @@ static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stri
 // decodes with attend_row and compares, and tests/unit/test_transformer.c
 // compares forward and gradients with this file built without these (define
 // TF_ROWWISE). They need d_k a multiple of 4; other heads take the loops above.
-
-// Four floats as one value (GCC's and Clang's vector extension); arithmetic on
-// it is element by element, each lane its own sum.
-typedef float v4f __attribute__((vector_size(16)));
-
-static inline v4f load4(const float *p) {
-    v4f v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static inline void store4(float *p, v4f v) { memcpy(p, &v, sizeof v); }
 
 // The d_k columns of one head, rows (n, stride) from m -> t (d_k, n): one key's
 // numbers in a column, so that a loop over keys reads consecutive floats.
