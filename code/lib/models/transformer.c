@@ -479,10 +479,9 @@ static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
         for (int hh = 0; hh < h; hh++) {
             size_t q0 = (size_t)s * tq * d + (size_t)hh * d_k;
             size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-            const float *a = c->a + ((size_t)s * h + hh) * tq * tk;
+            float *a = c->a + ((size_t)s * h + hh) * tq * tk;
             if (by_vectors(d_k)) {
-                const att_cache_t fw = {c->q + q0, c->k + k0, c->v + k0, (float *)a,
-                                        NULL};
+                const att_cache_t fw = {c->q + q0, c->k + k0, c->v + k0, a, NULL};
                 att_cache_t head = {dd->q + q0, dd->k + k0, dd->v + k0, NULL,
                                     dd->ctx + q0};
                 float *g = vt + (size_t)d_k * tk, *ds = g + tk;
@@ -492,7 +491,7 @@ static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
             for (int i = 0; i < tq; i++) {
                 size_t qi = q0 + (size_t)i * d;
                 const att_cache_t fw = {c->q + qi, c->k + k0, c->v + k0,
-                                        (float *)a + (size_t)i * tk, NULL};
+                                        a + (size_t)i * tk, NULL};
                 att_cache_t row = {dd->q + qi, dd->k + k0, dd->v + k0, NULL,
                                    dd->ctx + qi};
                 attend_row_backward(&fw, &row, d, causal ? i + 1 : tk, d_k);
