@@ -37,7 +37,9 @@ CFLAGS   := -std=c11 -O3 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow 
 CPPFLAGS := -Icode/lib -MMD -MP
 LDLIBS   := -lm
 # Sanitizers at -O1 (library, programs) and -O0 (unit tests' own code): a third of -O3's time.
-SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
+# -g1: line tables only, all a sanitizer's report needs (file:line in every frame); full
+# debugging information made this build a fifth slower (ch01's listings' tables above all).
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1
 
 # The temporaries (*.tmp.PID) of a killed make go as the next starts (book/build/sweep.sh).
 _ := $(shell book/build/sweep.sh $(B))
@@ -154,7 +156,7 @@ FORCE:
 LITERATE = LITERATE_BUILD=$(B) LITERATE_CHAPTERS="$(CHAPTERS)" LITERATE_PROGRAMS="$(PROGRAMS)"
 BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml book/references.bib Makefile
 HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt \
-  book/build/html.sh
+  book/build/html.sh book/build/inline.py
 
 # Every label of the book with its number (book/filter/labels.lua), kept as make starts and
 # rewritten only when a label changed (book/build/labels.sh); its errors land here.

@@ -16,18 +16,16 @@ from the book's html5 pieces (book/build/piece.sh), joined as assemble.py joins 
 
 What comes out is what one pandoc run over every piece gives. Everything is written
 under names of this process and renamed. Bad input: one line on stderr, exit 1."""
-import base64
 import hashlib
-import html
 import json
 import os
 import re
 import subprocess
 import sys
-import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from assemble import BadPiece, document, join, write_atomically  # noqa: E402
+import inline  # noqa: E402
 
 PAGE = ['--template', 'book/template.html', '--css', 'book/style.css', '--mathml',
         '--highlight-style', 'pygments']
@@ -63,32 +61,12 @@ def cites(parts):
     return out
 
 
-def tags_on_one_line(text):
-    """Pandoc breaks long lines between a tag's attributes; --self-contained writes
-    every tag again with one space between them: the same here."""
-    def one(m):
-        return ''.join(' ' if t.isspace() else t
-                       for t in re.findall(r'"[^"]*"|\'[^\']*\'|\s+|[^\s"\']+', m.group(0)))
-    return re.sub(r'<[a-zA-Z][^<>]*>', one, text)
-
-
 def inline_images(text):
     """src="FILE" of every <img> as a data: URI (what --self-contained does)."""
-    def data(m):
-        src = html.unescape(m.group(2))
-        if re.match(r'^[a-z][a-z0-9+.-]*:', src, re.I):
-            return m.group(0)
-        if not os.path.isfile(src):
-            src = urllib.parse.unquote(src)
-        if not os.path.isfile(src):
-            raise BadPiece(f'{src}: no such image')
-        kind = 'image/svg+xml' if src.endswith('.svg') else 'image/png' if src.endswith('.png') else None
-        if kind is None:
-            raise BadPiece(f'{src}: an image of a kind book_html.py does not inline')
-        with open(src, 'rb') as f:
-            b64 = base64.b64encode(f.read()).decode('ascii')
-        return f'{m.group(1)}data:{kind};base64,{b64}"'
-    return re.sub(r'(<img [^>]*?src=")([^"]*)"', data, text)
+    try:
+        return inline.inline_images(text)
+    except inline.Missing as e:
+        raise BadPiece(str(e))
 
 
 def main(argv):
@@ -127,7 +105,7 @@ def main(argv):
                 with open(cached, encoding='utf-8') as f:
                     body = f.read()
             except FileNotFoundError:   # (or removed by another make at once: made again)
-                body = inline_images(tags_on_one_line(pandoc(['--to', 'html5'] + args, text)))
+                body = inline_images(inline.tags_on_one_line(pandoc(['--to', 'html5'] + args, text)))
                 write_atomically(cached, body)
             body = re.sub(r'<h1 [^>]*id="book-piece-skip-\d+"[^>]*>.*?</h1>\n', '', body)
             # pandoc counts the code blocks of a document and names a highlighted

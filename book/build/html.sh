@@ -18,13 +18,18 @@ set -euo pipefail
 export LC_ALL=C
 B=$1 target=$2 kind=$3; shift 3
 tmp=$target.tmp.$$ d=$B/deps/tmp.$$
-trap 'rm -rf "$tmp" "$d"' EXIT
+trap 'rm -rf "$tmp" "$tmp.raw" "$d"' EXIT
 mkdir -p "$(dirname "$target")" "$B/deps"
+# A page is written by pandoc, then made self-contained by book/build/inline.py (its
+# figures, stylesheet and script inlined): pandoc --self-contained would read the whole
+# page again to do it, a third of a chapter page's time.
 page() {
-  pandoc --from markdown --to html5 --standalone --self-contained \
+  pandoc --from markdown --to html5 --standalone \
     --template book/template.html --css book/style.css --mathml \
     --metadata-file book/metadata.yaml --lua-filter book/literate.lua \
-    --citeproc --bibliography book/references.bib --highlight-style pygments "$@" -o "$tmp"
+    --citeproc --bibliography book/references.bib --highlight-style pygments "$@" -o "$tmp.raw"
+  book/build/inline.py "$tmp.raw" "$tmp"
+  rm -f "$tmp.raw"
 }
 case $kind in
   chapter)

@@ -10,6 +10,7 @@ local M = {}
 
 local errors = {}
 local located = {}
+local lines_of = {}   -- file -> its lines, split once (locate runs for every directive)
 
 -- Where in the current chapter file does a directive sit? The first line
 -- containing every needle not yet reported for the same needles.
@@ -21,7 +22,8 @@ function M.locate(...)
   local key = file .. '\0' .. table.concat(needles, '\0')
   local skip = located[key] or 0
   local seen = 0
-  for i, line in ipairs(util.lines_of(text)) do
+  lines_of[file] = lines_of[file] or util.lines_of(text)
+  for i, line in ipairs(lines_of[file]) do
     local all = true
     for _, n in ipairs(needles) do
       if not line:find(n, 1, true) then all = false break end
