@@ -143,10 +143,10 @@ result(bool(top) and not absent, f'PDF bookmarks list every chapter ({len(top)} 
        (['the PDF has no outline'] if not top else []) + [f'no bookmark "{t}"' for t in absent])
 
 # ---- nothing runs off the text block.
-# Why this method: the preamble makes code listings and program output wrap
-# (fvextra, breaklines + breakanywhere), so "Overfull \hbox" warnings in the log
-# would only say what LaTeX thinks of boxes, and they also fire for invisible
-# fractions of a point and say little about where. Instead, measure what a
+# Why this method: "Overfull \hbox" warnings in the log would only say what LaTeX
+# thinks of boxes, and they also fire for invisible fractions of a point and say
+# little about where. (Code listings and program output do not wrap: the preamble
+# relies on their lines being short enough, and this is the check that they are.) Instead, measure what a
 # reader sees: pdftotext -bbox-layout gives the box of every word on every page.
 # The text block's edges are found from the text itself: its left edge is the
 # most common left end of a line (every paragraph, listing and caption line
