@@ -11,10 +11,10 @@
 #    (tests/browser/figures.mjs layout, in Chromium);
 #  - a heatmap (a script plotting `with image` or pm3d) ends with its colour box
 #    drawn (gnuplot's own `show colorbox` after the script);
-#  - on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
-#    text renders at 11 CSS px or more (tests/browser/figures.mjs sizes; a page
-#    is loaded once a width, and the dark theme is measured again only where it
-#    shows a figure in another box than the light one).
+#  - (on the chapter pages, at 1280 and 390 px wide, light and dark, every figure
+#    text renders at 11 CSS px or more: measured by the browser group on the pages
+#    it loads, tests/browser/check.mjs with tests/browser/figsizes.mjs; the
+#    planted pages below show here that the measurement names a fault);
 #  - the TikZ diagrams (figures/ch*.tex): the same checks of their PDF
 #    (figure_print.py) and of their SVG as Chromium lays it out (layout).
 # Then one planted figure (and page) per fault, beside one that is clean: each
@@ -116,18 +116,9 @@ for name in "${diagrams[@]}"; do
     if [ -z "$probs" ]; then pass "$what"; else fail "$what" "$probs"; fi
   fi
 done
-if [ $node_ok = 1 ]; then
-  out=$(timeout 600 node tests/browser/figures.mjs sizes "$B" 2>&1); rc=$?
-  for width in 1280 390; do
-    for scheme in light dark; do
-      what="at $width px wide, $scheme theme, every figure's text is 11 CSS px or more"
-      probs=$(echo "$out" | grep "^SIZE $width $scheme ")
-      if [ $rc -gt 1 ]; then fail "$what" "$out"
-      elif [ -z "$probs" ]; then pass "$what"
-      else fail "$what" "$probs"; fi
-    done
-  done
-fi
+# (Figure text sizes on the book's own pages: tests/browser/check.mjs, the browser
+# group, measures them on the pages it loads anyway. The planted pages below are
+# measured here, by the same code: tests/browser/figsizes.mjs.)
 
 # the planted fault: the same style, one label off the canvas
 mkdir -p "$T/figures" "$T/b/figures"

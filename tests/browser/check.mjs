@@ -23,6 +23,9 @@
 // At phone width (390 px; the same page, narrowed): the page does not scroll
 // sideways (code blocks may scroll inside their own box); screenshot
 // BUILD/screenshots/NAME-phone.png (its first screen, as above).
+// At both widths, in the light and the dark theme, on every page but book.html:
+// every text of every figure renders at 11 CSS px or more
+// (tests/browser/figsizes.mjs; one line per width and theme for the whole book).
 // Then, once, the reader's tools from file:// (book/book.js): search (and its
 // snippets show no TeX: with --search-snippets, only that check), theme
 // switch (system setting, remembered, figures darkened), copy buttons, the
@@ -37,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { figureSizes, MIN_PX } from './figsizes.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -51,6 +55,19 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 // Pages checked at once: one per core (BROWSER_JOBS overrides).
 const PARALLEL = Math.max(1, Number(process.env.BROWSER_JOBS) || os.cpus().length);
+// Figure text sizes (tests/browser/figsizes.mjs), measured on each page as it is
+// checked, at both widths and in both themes: the faults of each width and theme.
+const SIZE_WIDTHS = [DESKTOP.width, PHONE.width], SIZE_SCHEMES = ['light', 'dark'];
+const sizeFaults = {};
+for (const w of SIZE_WIDTHS) for (const sc of SIZE_SCHEMES) sizeFaults[`${w} ${sc}`] = [];
+let figuresMeasured = 0, pagesMeasured = 0;
+async function measureFigures(page, name, width) {
+  if (name === 'book.html') return;   // the chapters' figures again, on one page
+  const r = await figureSizes(page, name, width);
+  figuresMeasured += r.figures;
+  if (width === DESKTOP.width) pagesMeasured += 1;
+  for (const f of r.faults) sizeFaults[f.split(' ').slice(1, 3).join(' ')].push(f);
+}
 
 // ---------------------------------------------------------------------------
 // TAP
@@ -343,6 +360,7 @@ async function main() {
         if (size < 20000) shot = [`${png} is only ${size} bytes: does the page show anything?`];
       } catch (e) { shot = [String(e.message || e)]; }
       chk(`${name}: screenshot saved in ${shotsShown}`, shot);
+      await measureFigures(page, name, DESKTOP.width);
 
       // The same page at a phone's width: this page, narrowed. The book's styles
       // ask for nothing but the width (no pointer or hover queries, and book.js
@@ -360,6 +378,7 @@ async function main() {
       await page.screenshot({ path: path.join(SHOTS, name.replace(/\.html$/, '-phone.png')),
         fullPage: FULL_SHOTS && name !== 'book.html' })
         .catch(() => {});
+      await measureFigures(page, name, PHONE.width);
       await page.close();
       return out;
     }
@@ -374,6 +393,14 @@ async function main() {
     }
     await Promise.all(Array.from({ length: Math.min(PARALLEL, pages.length) }, worker));
     for (const out of results) for (const [ok, what, why] of out) result(ok, what, why);
+    for (const w of SIZE_WIDTHS) {
+      for (const sc of SIZE_SCHEMES) {
+        check(`at ${w} px wide, ${sc} theme, every figure's text is ${MIN_PX} CSS px or more`,
+          sizeFaults[`${w} ${sc}`]);
+      }
+    }
+    console.log(`# ${figuresMeasured} figures measured on ${pagesMeasured} pages, ` +
+      `${SIZE_WIDTHS.length} widths, ${SIZE_SCHEMES.length} themes`);
 
     await readerTools(browser, desktop);
 

@@ -2,12 +2,12 @@
 // (tests/figures.sh runs it; playwright-core as for tests/browser/check.mjs).
 //
 //   node figures.mjs sizes BUILD_DIR
-//     Every chapter page at 1280 and 390 px wide (loaded once, then narrowed),
-//     in the light and the dark theme: every text of every figure (each <text> and <tspan>: a superscript
-//     too) renders at MIN_PX CSS px or more. A figure is an <img> of an SVG; its
-//     SVG is laid over the <img>, at the <img>'s laid-out box, and each text's
-//     computed font size is multiplied by the SVG's scale on the screen.
-//     One line per page, width and theme that fails: "SIZE 390 dark PAGE: ...".
+//     Every page in BUILD_DIR/html but book.html at 1280 and 390 px wide (loaded
+//     once, then narrowed), in the light and the dark theme: every text of every
+//     figure renders at 11 CSS px or more (tests/browser/figsizes.mjs, which
+//     check.mjs also runs on the book's own pages as it checks them; here for the
+//     planted pages of tests/figures.sh). One line per figure, width and theme
+//     that fails: "SIZE 390 dark PAGE: ...".
 //
 //   node figures.mjs layout FILE.svg...
 //     Each SVG (gnuplot's, or a TikZ diagram's by dvisvgm) drawn at its own
@@ -22,8 +22,8 @@
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
+import { figureSizes } from './figsizes.mjs';
 
-const MIN_PX = 11;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // A text's glyph box, less this many units at its top and bottom and 1 at each
 // end, must not meet another's (a glyph box holds the font's whole ascent and
@@ -44,64 +44,6 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 
 // ---------------------------------------------------------------------------
-// In the page: the box of every figure <img> holding an SVG, as shown.
-function figureBoxes() {
-  return [...document.querySelectorAll('img')]
-    .filter((i) => /\.svg$|^data:image\/svg/.test(i.getAttribute('src') || ''))
-    .map((i) => { const r = i.getBoundingClientRect();
-      return [i.id || i.alt.slice(0, 40), r.left, r.top, r.width, r.height]; });
-}
-
-// In the page: the smallest text of every figure <img> holding an SVG.
-function measureSizes() {
-  const out = [];
-  const imgs = [...document.querySelectorAll('img')]
-    .filter((i) => /\.svg$|^data:image\/svg/.test(i.getAttribute('src') || ''));
-  for (const img of imgs) {
-    const src = img.getAttribute('src');
-    let text;
-    if (src.startsWith('data:')) {
-      const b64 = src.slice(src.indexOf(',') + 1);
-      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      text = new TextDecoder().decode(bytes);
-    } else {
-      const x = new XMLHttpRequest();
-      x.open('GET', img.src, false);
-      x.send();
-      text = x.responseText;
-    }
-    const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
-    const r = img.getBoundingClientRect();
-    const name = img.id || img.alt.slice(0, 40);
-    if (r.width === 0) { out.push({ name, error: 'not shown (width 0)' }); continue; }
-    const box = document.createElement('div');
-    box.style.cssText = 'position:absolute;' +
-      `left:${r.left + scrollX}px;top:${r.top + scrollY}px;` +
-      `width:${r.width}px;height:${r.height}px;visibility:hidden;zoom:1`;
-    svg.setAttribute('width', '100%');
-    svg.setAttribute('height', '100%');
-    box.appendChild(document.importNode(svg, true));
-    document.body.appendChild(box);
-    const s = box.firstChild;
-    const vb = s.viewBox.baseVal;
-    const scale = vb && vb.width ? s.getBoundingClientRect().width / vb.width : 1;
-    let min = Infinity, what = '', n = 0;
-    for (const t of s.querySelectorAll('text, tspan')) {
-      if (!t.textContent.trim()) continue;
-      // a <text> whose every character sits in a <tspan> is measured by its tspans
-      const own = [...t.childNodes]
-        .some((c) => c.nodeType === 3 && c.textContent.trim());
-      if (t.tagName === 'text' && t.children.length && !own) continue;
-      n += 1;
-      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-      if (px < min) { min = px; what = t.textContent.trim().slice(0, 30); }
-    }
-    box.remove();
-    out.push({ name, min, what, n, shown: Math.round(r.width) });
-  }
-  return out;
-}
-
 async function sizes(build) {
   const html = path.join(path.resolve(build), 'html');
   const pages = fs.readdirSync(html)
@@ -122,36 +64,9 @@ async function sizes(build) {
       await page.goto('file://' + path.join(html, p));
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        // A text's size is its font size times the width its <img> is shown
-        // at, so where the dark theme shows every figure in the box the light
-        // theme did, it measures what the light one did; only a page whose
-        // boxes differ is measured again.
-        let light = null, lightBoxes = null;
-        for (const scheme of ['light', 'dark']) {
-          await page.emulateMedia({ colorScheme: scheme });
-          // the reader's own choice of theme, as book.js records it
-          await page.evaluate((sc) => {
-            document.documentElement.dataset.theme = sc;
-          }, scheme);
-          const boxes = JSON.stringify(await page.evaluate(figureBoxes));
-          const found = light && boxes === lightBoxes
-            ? light : await page.evaluate(measureSizes);
-          if (!light) { light = found; lightBoxes = boxes; }
-          figures += found.length;
-          for (const f of found) {
-            if (f.error) {
-              console.log(`SIZE ${width} ${scheme} ${p}: ${f.name}: ${f.error}`);
-              bad += 1;
-            }
-            else if (f.n === 0) continue;
-            else if (f.min < MIN_PX - 0.01) {
-              console.log(`SIZE ${width} ${scheme} ${p}: ` +
-                `${f.name} (shown ${f.shown} px wide): ` +
-                `text '${f.what}' is ${f.min.toFixed(1)} px (under ${MIN_PX})`);
-              bad += 1;
-            }
-          }
-        }
+        const r = await figureSizes(page, p, width);
+        figures += r.figures;
+        for (const line of r.faults) { console.log(line); bad += 1; }
       }
     }
     await ctx.close();
