@@ -12,13 +12,16 @@ on one line, as pandoc writes it again) up to the stylesheet, which pandoc also
 shortens (comments and indentation out); here the file goes in as it is.
 
 Writes OUT.tmp.PID and renames it. Bad input (no such file, an image of another
-kind, a script that holds "</script"): one line on stderr, exit 1."""
+kind, a stylesheet or script that holds its own end tag): one line on stderr, exit 1."""
 import base64
 import html
 import os
 import re
 import sys
 import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from assemble import write_atomically  # noqa: E402
 
 KINDS = {'.svg': 'image/svg+xml', '.png': 'image/png'}
 
@@ -65,24 +68,19 @@ def inline_images(text):
 
 def inline_styles_and_scripts(text):
     """<link rel="stylesheet" href=FILE> and <script src=FILE></script>, inlined."""
-    def style(m):
-        src = local(m.group(1))
-        if src is None:
-            return m.group(0)
-        with open(src, encoding='utf-8') as f:
-            return '<style>\n' + f.read() + '</style>'
-
-    def script(m):
-        src = local(m.group(1))
-        if src is None:
-            return m.group(0)
-        with open(src, encoding='utf-8') as f:
-            js = f.read()
-        if '</script' in js.lower():
-            raise Missing(f'{src}: holds "</script", which would end the element early')
-        return '<script>\n' + js + '</script>'
-    text = re.sub(r'<link rel="stylesheet" href="([^"]*)" ?/?>', style, text)
-    return re.sub(r'<script src="([^"]*)"></script>', script, text)
+    def holding(tag):
+        def element(m):
+            src = local(m.group(1))
+            if src is None:
+                return m.group(0)
+            with open(src, encoding='utf-8') as f:
+                body = f.read()
+            if f'</{tag}' in body.lower():
+                raise Missing(f'{src}: holds "</{tag}", which would end the element early')
+            return f'<{tag}>\n{body}</{tag}>'
+        return element
+    text = re.sub(r'<link rel="stylesheet" href="([^"]*)" ?/?>', holding('style'), text)
+    return re.sub(r'<script src="([^"]*)"></script>', holding('script'), text)
 
 
 def main(argv):
@@ -96,17 +94,10 @@ def main(argv):
     except (OSError, UnicodeDecodeError, Missing) as e:
         sys.stderr.write(f'inline.py: {argv[1]}: {e}\n')
         return 1
-    tmp = f'{argv[2]}.tmp.{os.getpid()}'
     try:
-        with open(tmp, 'w', encoding='utf-8') as f:
-            f.write(text)
-        os.replace(tmp, argv[2])
+        write_atomically(argv[2], text)
     except OSError as e:
         sys.stderr.write(f'inline.py: {argv[2]}: {e}\n')
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
         return 1
     return 0
 
