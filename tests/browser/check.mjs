@@ -66,7 +66,7 @@ async function measureFigures(page, name, width) {
   const r = await figureSizes(page, name, width);
   figuresMeasured += r.figures;
   if (width === DESKTOP.width) pagesMeasured += 1;
-  for (const f of r.faults) sizeFaults[f.split(' ').slice(1, 3).join(' ')].push(f);
+  for (const sc of SIZE_SCHEMES) sizeFaults[`${width} ${sc}`].push(...r.faults[sc]);
 }
 
 // ---------------------------------------------------------------------------

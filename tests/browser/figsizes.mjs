@@ -71,11 +71,11 @@ function measureSizes() {
 // figureSizes(page, name, width): the page (a Playwright page, already at that
 // width) in the light and then the dark theme, as the system setting and as the
 // reader's own choice (data-theme, which book.js sets); returns { figures: how
-// many were measured, faults: ["SIZE WIDTH SCHEME NAME: ...", ...] }. The page's
-// theme is then what it was before.
+// many were measured, faults: { light: [...], dark: [...] } }, each fault a line
+// "SIZE WIDTH SCHEME NAME: ...". The page's theme is then what it was before.
 export async function figureSizes(page, name, width) {
   const before = await page.evaluate(() => document.documentElement.dataset.theme ?? null);
-  const faults = [];
+  const faults = { light: [], dark: [] };
   let figures = 0;
   // A text's size is its font size times the width its <img> is shown at, so
   // where the dark theme shows every figure in the box the light theme did, it
@@ -90,9 +90,9 @@ export async function figureSizes(page, name, width) {
     if (!light) { light = found; lightBoxes = boxes; }
     figures += found.length;
     for (const f of found) {
-      if (f.error) faults.push(`SIZE ${width} ${scheme} ${name}: ${f.name}: ${f.error}`);
+      if (f.error) faults[scheme].push(`SIZE ${width} ${scheme} ${name}: ${f.name}: ${f.error}`);
       else if (f.n > 0 && f.min < MIN_PX - 0.01) {
-        faults.push(`SIZE ${width} ${scheme} ${name}: ${f.name} (shown ${f.shown} px wide): ` +
+        faults[scheme].push(`SIZE ${width} ${scheme} ${name}: ${f.name} (shown ${f.shown} px wide): ` +
           `text '${f.what}' is ${f.min.toFixed(1)} px (under ${MIN_PX})`);
       }
     }

@@ -66,7 +66,7 @@ async function sizes(build) {
         await page.setViewportSize({ width, height: 900 });
         const r = await figureSizes(page, p, width);
         figures += r.figures;
-        for (const line of r.faults) { console.log(line); bad += 1; }
+        for (const line of [...r.faults.light, ...r.faults.dark]) { console.log(line); bad += 1; }
       }
     }
     await ctx.close();
