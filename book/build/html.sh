@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp" "$tmp.raw" "$d"' EXIT
 mkdir -p "$(dirname "$target")" "$B/deps"
 # A page is written by pandoc, then made self-contained by book/build/inline.py (its
 # figures, stylesheet and script inlined): pandoc --self-contained would read the whole
-# page again to do it, a third of a chapter page's time.
+# page again to do it (a fifth of the largest chapter page's time; inline.py says more).
 page() {
   pandoc --from markdown --to html5 --standalone \
     --template book/template.html --css book/style.css --mathml \
