@@ -139,49 +139,85 @@ static int stepper_init(stepper_t *s, long n, float lr, float beta2, float eps) 
     return trainer_init(&s->tr, &tc, n, 1);
 }
 
-static int bench_seq2seq(rng_t *rng) {
+// A model of chapter 8 or 9 as bench_mirror sets it up: its trainer model, the
+// batch it steps on (chapter 9's sources end with a mark), Adam's settings of
+// its chapter, and four calls on md: its parameter count, its weights' initial
+// values, its views and workspace (0, or -1 without memory), their release.
+typedef struct {
+    const char *name;
+    int src_eos;
+    trainer_model_t m;
+    float lr, beta2, eps;
+    long (*count)(const void *md);
+    void (*init)(void *md, float *w, rng_t *rng);
+    int (*open)(void *md, float *w, float *g);
+    void (*close)(void *md);
+} mirror_model_t;
+
+static int bench_mirror(const mirror_model_t *mm, rng_t *rng) {
     static pairs_t pairs;
-    pairs_make(&pairs, 0, rng);
-    s2s_model_t md = {.cfg = {.v_src = MIRROR_V_SRC, .v_tgt = MIRROR_V_TGT, .e = 16,
-                              .h = 32, .a = 32, .attention = 1, .b_max = BATCH,
-                              .t_max = SENT_LEN, .u_max = SENT_LEN + 1}};
-    stepper_t s = {.m = {.self = &md, .forward = s2s_model_forward,
-                         .backward = s2s_model_backward},
-                   .batch = &pairs.bt};
-    if (stepper_init(&s, s2s_param_count(&md.cfg), 0.008f, 0.999f, 1e-8f) != 0)
+    pairs_make(&pairs, mm->src_eos, rng);
+    stepper_t s = {.m = mm->m, .batch = &pairs.bt};
+    if (stepper_init(&s, mm->count(mm->m.self), mm->lr, mm->beta2, mm->eps) != 0)
         return -1;
-    s2s_init(s.tr.w, &md.cfg, rng);
-    s2s_bind(&md.p, s.tr.w, &md.cfg);
-    s2s_bind(&md.g, s.tr.g, &md.cfg);
-    md.work = s2s_work_new(&md.cfg);
-    timed_t t = {"seq2seq", "train_step", BATCH * (SENT_LEN + 1), step, &s};
-    int rc = md.work ? measure(&t) : -1;
-    s2s_work_free(md.work);
+    mm->init(mm->m.self, s.tr.w, rng);
+    int rc = mm->open(mm->m.self, s.tr.w, s.tr.g);
+    timed_t t = {mm->name, "train_step", BATCH * (SENT_LEN + 1), step, &s};
+    if (rc == 0) rc = measure(&t);
+    mm->close(mm->m.self);
     trainer_free(&s.tr);
     return rc;
 }
 
+static long s2s_count(const void *md) {
+    return s2s_param_count(&((const s2s_model_t *)md)->cfg);
+}
+static void s2s_init_w(void *md, float *w, rng_t *rng) {
+    s2s_init(w, &((s2s_model_t *)md)->cfg, rng);
+}
+static int s2s_open(void *self, float *w, float *g) {
+    s2s_model_t *md = self;
+    s2s_bind(&md->p, w, &md->cfg);
+    s2s_bind(&md->g, g, &md->cfg);
+    md->work = s2s_work_new(&md->cfg);
+    return md->work ? 0 : -1;
+}
+static void s2s_close(void *md) { s2s_work_free(((s2s_model_t *)md)->work); }
+
+static int bench_seq2seq(rng_t *rng) {
+    s2s_model_t md = {.cfg = {.v_src = MIRROR_V_SRC, .v_tgt = MIRROR_V_TGT, .e = 16,
+                              .h = 32, .a = 32, .attention = 1, .b_max = BATCH,
+                              .t_max = SENT_LEN, .u_max = SENT_LEN + 1}};
+    mirror_model_t mm = {"seq2seq", 0, {.self = &md, .forward = s2s_model_forward,
+                                        .backward = s2s_model_backward},
+                         0.008f, 0.999f, 1e-8f, s2s_count, s2s_init_w, s2s_open, s2s_close};
+    return bench_mirror(&mm, rng);
+}
+
+static long tf_count(const void *md) {
+    return tf_param_count(&((const tf_model_t *)md)->cfg);
+}
+static void tf_init_w(void *md, float *w, rng_t *rng) {
+    tf_init(w, &((tf_model_t *)md)->cfg, rng);
+}
+static int tf_open(void *self, float *w, float *g) {
+    tf_model_t *md = self;
+    tf_bind(&md->p, w, &md->cfg);
+    tf_bind(&md->g, g, &md->cfg);
+    md->work = tf_work_new(&md->cfg);
+    return md->work ? 0 : -1;
+}
+static void tf_close(void *md) { tf_work_free(((tf_model_t *)md)->work); }
+
 static int bench_transformer(rng_t *rng) {
-    static pairs_t pairs;
-    pairs_make(&pairs, 1, rng);
     tf_model_t md = {.cfg = {.v_src = MIRROR_V_SRC + 1, .v_tgt = MIRROR_V_TGT,
                              .d_model = 32, .n_heads = 4, .d_ff = 64, .n_enc = 2,
                              .n_dec = 2, .b_max = BATCH, .t_max = SENT_LEN + 1,
                              .u_max = SENT_LEN + 1}};
-    stepper_t s = {.m = {.self = &md, .forward = tf_model_forward,
-                         .backward = tf_model_backward},
-                   .batch = &pairs.bt};
-    if (stepper_init(&s, tf_param_count(&md.cfg), 0.007f, 0.98f, 1e-9f) != 0)
-        return -1;
-    tf_init(s.tr.w, &md.cfg, rng);
-    tf_bind(&md.p, s.tr.w, &md.cfg);
-    tf_bind(&md.g, s.tr.g, &md.cfg);
-    md.work = tf_work_new(&md.cfg);
-    timed_t t = {"transformer", "train_step", BATCH * (SENT_LEN + 1), step, &s};
-    int rc = md.work ? measure(&t) : -1;
-    tf_work_free(md.work);
-    trainer_free(&s.tr);
-    return rc;
+    mirror_model_t mm = {"transformer", 1, {.self = &md, .forward = tf_model_forward,
+                                            .backward = tf_model_backward},
+                         0.007f, 0.98f, 1e-9f, tf_count, tf_init_w, tf_open, tf_close};
+    return bench_mirror(&mm, rng);
 }
 
 // ---------------------------------------------------------------------------

@@ -433,6 +433,18 @@ static int by_vectors(int d_k) {
 #endif
 }
 
+// Where head hh of sequence s starts: in the queries (B tq, d) (q0), the keys
+// and values (B tk, d) (k0), and the weights (B, h, tq, tk) (a0).
+typedef struct {
+    size_t q0, k0, a0;
+} head_at_t;
+
+static head_at_t head_at(int s, int hh, int tq, int tk, int d, int h) {
+    size_t d_k = (size_t)(d / h);
+    return (head_at_t){(size_t)s * tq * d + hh * d_k, (size_t)s * tk * d + hh * d_k,
+                       ((size_t)s * h + hh) * tq * tk};
+}
+
 // The attention of a batch: queries (B tq, d), keys and values (B tk, d) ->
 // a (B, h, tq, tk), ctx (B tq, d). key_mask (B, tk) or NULL; causal: query i
 // sees keys j <= i. kt: (d tk) floats of scratch.
@@ -441,9 +453,9 @@ static void attend_batch(const att_cache_t *c, int b, int tq, int tk, int d, int
     int d_k = d / h;
     for (int s = 0; s < b; s++)
         for (int hh = 0; hh < h; hh++) {
-            size_t q0 = (size_t)s * tq * d + (size_t)hh * d_k;
-            size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-            float *a = c->a + ((size_t)s * h + hh) * tq * tk;
+            const head_at_t o = head_at(s, hh, tq, tk, d, h);
+            size_t q0 = o.q0, k0 = o.k0;
+            float *a = c->a + o.a0;
             const unsigned char *m = key_mask ? key_mask + (size_t)s * tk : NULL;
             if (by_vectors(d_k)) {
                 const att_cache_t head = {c->q + q0, c->k + k0, c->v + k0, a,
@@ -473,13 +485,13 @@ typedef struct {
 // scratch.
 static void attend_batch_backward(const att_cache_t *c, att_cache_t *dd,
                                   const att_call_t *at, int d, float *vt) {
-    int b = at->b, tq = at->tq, tk = at->tk, h = at->h, causal = at->causal;
-    int d_k = d / h;
+    int b = at->b, tq = at->tq, tk = at->tk, h = at->h;
+    int causal = at->causal, d_k = d / h;
     for (int s = 0; s < b; s++)
         for (int hh = 0; hh < h; hh++) {
-            size_t q0 = (size_t)s * tq * d + (size_t)hh * d_k;
-            size_t k0 = (size_t)s * tk * d + (size_t)hh * d_k;
-            float *a = c->a + ((size_t)s * h + hh) * tq * tk;
+            const head_at_t o = head_at(s, hh, tq, tk, d, h);
+            size_t q0 = o.q0, k0 = o.k0;
+            float *a = c->a + o.a0;
             if (by_vectors(d_k)) {
                 const att_cache_t fw = {c->q + q0, c->k + k0, c->v + k0, a, NULL};
                 att_cache_t head = {dd->q + q0, dd->k + k0, dd->v + k0, NULL,
@@ -732,6 +744,35 @@ static int attn_sublayer_backward(const layernorm_params_t *ln, layernorm_params
     return bad;
 }
 
+// Inverts one decoder block (input x, encoder output enc): w->dy (B u, d) =
+// dLoss/d(its output) -> dLoss/dx; dLoss/d(enc) is added to w->denc.
+static int dec_block_backward(const decoder_block_t *blk, decoder_block_t *gb,
+                              const dec_cache_t *e, const float *x, const float *enc,
+                              int h, tf_work_t *w) {
+    int rows = w->b * w->u;
+    int bad = ffn_sublayer_backward(&blk->norm3, &gb->norm3, &blk->ffn, &gb->ffn, e->h2,
+                                    e->s3, e->hid, rows, w);
+    const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
+    bad |= attn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->cross_attn,
+                                  &gb->cross_attn, &e->cross, e->s2, &cross, w->dh, w->denc,
+                                  w);
+    const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
+    return bad | attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->self_attn,
+                                        &gb->self_attn, &e->self, e->s1, &self, w->dy,
+                                        w->dy, w);
+}
+
+// Inverts one encoder block (input x): w->dy (B t, d) = dLoss/d(its output) ->
+// dLoss/dx.
+static int enc_block_backward(const encoder_block_t *blk, encoder_block_t *gb,
+                              const enc_cache_t *e, const float *x, int h, tf_work_t *w) {
+    int bad = ffn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->ffn, &gb->ffn, e->h1,
+                                    e->s2, e->hid, w->b * w->t, w);
+    const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};
+    return bad | attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->attn, &gb->attn,
+                                        &e->att, e->s1, &self, w->dy, w->dy, w);
+}
+
 int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
                 const s2s_batch_t *bt, tf_work_t *w, float scale) {
     int d = c->d_model, v = c->v_tgt, h = c->n_heads;
@@ -747,36 +788,15 @@ int tf_backward(const tf_params_t *p, tf_params_t *g, const tf_config_t *c,
     // the decoder, last block first; dy holds dLoss/d(block output)
     memset(w->denc, 0, (size_t)rs * d * sizeof(float));
     const float *enc = enc_out(c, w);
-    for (int l = c->n_dec - 1; l >= 0; l--) {
-        const decoder_block_t *blk = &p->dec[l];
-        decoder_block_t *gb = &g->dec[l];
-        const dec_cache_t *e = &w->dec[l];
-        const float *x = l ? w->dec[l - 1].y : w->x_tgt;
-        bad |= ffn_sublayer_backward(&blk->norm3, &gb->norm3, &blk->ffn, &gb->ffn,
-                                     e->h2, e->s3, e->hid, rt, w);
-        const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
-        bad |= attn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->cross_attn,
-                                      &gb->cross_attn, &e->cross, e->s2, &cross, w->dh,
-                                      w->denc, w);
-        const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
-        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->self_attn,
-                                      &gb->self_attn, &e->self, e->s1, &self, w->dy,
-                                      w->dy, w);
-    }
+    for (int l = c->n_dec - 1; l >= 0; l--)
+        bad |= dec_block_backward(&p->dec[l], &g->dec[l], &w->dec[l],
+                                  l ? w->dec[l - 1].y : w->x_tgt, enc, h, w);
     embedding_pos_backward(bt->tgt_in, w->dy, g->emb_tgt, rt, v, d);
     // the encoder, with dLoss/d(encoder output) summed over the decoder blocks
     memcpy(w->dy, w->denc, (size_t)rs * d * sizeof(float));
-    for (int l = c->n_enc - 1; l >= 0; l--) {
-        const encoder_block_t *blk = &p->enc[l];
-        encoder_block_t *gb = &g->enc[l];
-        const enc_cache_t *e = &w->enc[l];
-        const float *x = l ? w->enc[l - 1].y : w->x_src;
-        bad |= ffn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->ffn, &gb->ffn,
-                                     e->h1, e->s2, e->hid, rs, w);
-        const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};
-        bad |= attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->attn, &gb->attn,
-                                      &e->att, e->s1, &self, w->dy, w->dy, w);
-    }
+    for (int l = c->n_enc - 1; l >= 0; l--)
+        bad |= enc_block_backward(&p->enc[l], &g->enc[l], &w->enc[l],
+                                  l ? w->enc[l - 1].y : w->x_src, h, w);
     embedding_pos_backward(bt->src, w->dy, g->emb_src, rs, c->v_src, d);
     return bad ? -1 : 0;
 }

@@ -29,20 +29,14 @@ double metrics_exact_match(const float *logits, const int *targets, int b, int t
     if (b < 1 || t < 1 || v < 1) return 0.0;
     long exact = 0;
     // BEGIN SOLUTION
+    // a sequence is exact when its token accuracy is 1 (right == counted:
+    // the quotient of two equal integers, exactly 1.0)
     for (int s = 0; s < b; s++) {
-        int counted = 0, all_right = 1;
-        for (int i = s * t; i < (s + 1) * t; i++) {
-            int y = targets[i];
-            if (y == ignore || y < 0 || y >= v) continue;
-            const float *z = logits + (size_t)i * v;
-            int top = 0;
-            for (int j = 1; j < v; j++)
-                if (z[j] > z[top]) top = j;
-            counted = 1;
-            all_right &= top == y;
-        }
+        int counted;
+        double acc = metrics_token_accuracy(logits + (size_t)s * t * v,
+                                            targets + (size_t)s * t, t, v, ignore, &counted);
         if (!counted) continue;
-        exact += all_right;
+        exact += acc >= 1.0;
         (*count)++;
     }
     // END SOLUTION
