@@ -190,7 +190,8 @@ static int bench_seq2seq(rng_t *rng) {
                               .t_max = SENT_LEN, .u_max = SENT_LEN + 1}};
     mirror_model_t mm = {"seq2seq", 0, {.self = &md, .forward = s2s_model_forward,
                                         .backward = s2s_model_backward},
-                         0.008f, 0.999f, 1e-8f, s2s_count, s2s_init_w, s2s_open, s2s_close};
+                         0.008f, 0.999f, 1e-8f,
+                         s2s_count, s2s_init_w, s2s_open, s2s_close};
     return bench_mirror(&mm, rng);
 }
 

@@ -754,8 +754,8 @@ static int dec_block_backward(const decoder_block_t *blk, decoder_block_t *gb,
                                     e->s3, e->hid, rows, w);
     const att_call_t cross = {e->h1, enc, w->b, w->u, w->t, h, 0};
     bad |= attn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->cross_attn,
-                                  &gb->cross_attn, &e->cross, e->s2, &cross, w->dh, w->denc,
-                                  w);
+                                  &gb->cross_attn, &e->cross, e->s2, &cross, w->dh,
+                                  w->denc, w);
     const att_call_t self = {x, x, w->b, w->u, w->u, h, 1};
     return bad | attn_sublayer_backward(&blk->norm1, &gb->norm1, &blk->self_attn,
                                         &gb->self_attn, &e->self, e->s1, &self, w->dy,
@@ -765,7 +765,8 @@ static int dec_block_backward(const decoder_block_t *blk, decoder_block_t *gb,
 // Inverts one encoder block (input x): w->dy (B t, d) = dLoss/d(its output) ->
 // dLoss/dx.
 static int enc_block_backward(const encoder_block_t *blk, encoder_block_t *gb,
-                              const enc_cache_t *e, const float *x, int h, tf_work_t *w) {
+                              const enc_cache_t *e, const float *x, int h,
+                              tf_work_t *w) {
     int bad = ffn_sublayer_backward(&blk->norm2, &gb->norm2, &blk->ffn, &gb->ffn, e->h1,
                                     e->s2, e->hid, w->b * w->t, w);
     const att_call_t self = {x, x, w->b, w->t, w->t, h, 0};

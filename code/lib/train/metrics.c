@@ -33,8 +33,9 @@ double metrics_exact_match(const float *logits, const int *targets, int b, int t
     // the quotient of two equal integers, exactly 1.0)
     for (int s = 0; s < b; s++) {
         int counted;
-        double acc = metrics_token_accuracy(logits + (size_t)s * t * v,
-                                            targets + (size_t)s * t, t, v, ignore, &counted);
+        const float *z = logits + (size_t)s * t * v;
+        double acc = metrics_token_accuracy(z, targets + (size_t)s * t, t, v, ignore,
+                                            &counted);
         if (!counted) continue;
         exact += acc >= 1.0;
         (*count)++;
