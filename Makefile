@@ -7,19 +7,14 @@
 # half-written target, two makes never share a file. V=1 shows commands, B=DIR.
 
 SHELL := /bin/bash
-# Text is matched and sorted the same in any locale of the caller (tr_TR: [a-z] skips i).
+# One locale whatever the caller's (tr_TR: [a-z] skips i); Debian's tools first (make deps).
 export LC_ALL := C.UTF-8
-# The tools are Debian's (make deps): /usr/bin comes first, so that a Python that
-# another installer put ahead of it (pyenv's shims, a tenth of a second a call) is
-# not the one that runs.
 export PATH := /usr/bin:$(PATH)
 .SHELLFLAGS := -o pipefail -ec
 .DELETE_ON_ERROR:
 .SUFFIXES:
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
-# A job a core by default (every edge is in this file, so -j is safe); -jN on the
-# command line wins (make -j1 runs one recipe at a time). Only the top make sets it:
-# a make that a recipe starts shares its parent's job slots.
+# A job a core by default (every edge is here); -jN on the command line wins.
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
@@ -31,18 +26,13 @@ Q   := $(if $(filter 1,$(V)),,@)
 say  = $(if $(Q),@printf '  %-6s %s\n' '$(1)' '$(2)';)
 
 CC       := cc
-# -O3: the trainers run a fifth faster than at -O2, with the same bytes out (every
-# result is the same at -O0 to -O3 and with clang: tests/determinism.sh).
+# -O3: the trainers a fifth faster than -O2, the same bytes out (tests/determinism.sh).
 CFLAGS   := -std=c11 -O3 -ffp-contract=off -g -Wall -Wextra -Wpedantic -Wshadow -Werror
 CPPFLAGS := -Icode/lib -MMD -MP
 LDLIBS   := -lm
-# Sanitizers at -O1 (library, programs) and -O0 (unit tests' own code): a third of -O3's time.
-# -g1: line tables only, all a sanitizer's report needs (file:line in every frame); full
-# debugging information made this build a fifth slower (ch01's listings' tables above all).
+# Sanitizers at -O1 (the unit tests' own code -O0), line tables only (CONTRIBUTING.md).
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1
-# The tests' own binaries (unit tests, sanitizer builds, the reference driver) link with
-# gold where binutils has it: two to three times faster than ld.bfd, and nothing but the
-# link's speed differs. The book's programs keep ld.bfd (book/build/link.sh reads its map).
+# The tests' own binaries link with gold, where it exists (link.sh reads ld.bfd's map).
 TEST_LD  := $(if $(wildcard /usr/bin/ld.gold),-fuse-ld=gold)
 
 # The temporaries (*.tmp.PID) of a killed make go as the next starts (book/build/sweep.sh).
@@ -89,20 +79,17 @@ help:  ## this list (options: V=1 shows commands, B=DIR the build folder)
 # cc FLAGS...: compile or link $@ (and its .d) under temporary names, then rename
 cc = mkdir -p $(@D); t=$@.tmp.$$$$; $(CC) $(CPPFLAGS) $(CFLAGS) $(1) -MF $$t.d -MT $@ -o $$t \
   && mv $$t.d $(basename $@).d && mv $$t $@ || { rm -f $$t $$t.d; exit 1; }
-# Static rules, today's sources only (no .SECONDARY): a moved module's old object has no
-# rule; book/build/sweep.sh removes it, and the programs that linked it relink.
+# Static rules, today's sources only: a moved module's old object has no rule.
 $(LIB_OBJS) $(PROGRAMS:%=$(B)/obj/%.o): $(B)/obj/%.o: code/%.c
 	$(call say,CC,$<) $(call cc,-c $<)
 $(LIB_SRCS:code/%.c=$(B)/san/%.o) $(PROGRAMS:%=$(B)/san/%.o): $(B)/san/%.o: code/%.c
 	$(call say,CC-SAN,$<) $(call cc,$(SAN) -c $<)
-# One static archive (ar D: no timestamps, reproducible); everything links it, and the
-# linker takes only the modules each one uses.
+# One static archive (ar D: reproducible); the linker takes the modules each program uses.
 $(LIB): $(LIB_OBJS)
 $(SAN_LIB): $(LIB_SRCS:code/%.c=$(B)/san/%.o)
 $(LIB) $(SAN_LIB):
 	$(call say,AR,$@) mkdir -p $(@D) && ar rcsD $@.tmp.$$$$ $^ && mv $@.tmp.$$$$ $@
-# A program depends on the archive members it links, read from the linker's map
-# (book/build/link.sh): editing one module reruns only the programs that use it.
+# A program depends on the archive members it links (link.sh, from the linker's map).
 $(B)/bin/%: $(B)/obj/%.o | $(LIB)
 	$(call say,LD,$@) book/build/link.sh $(B) $@ $< $(LIB) $(CC) $(CFLAGS)
 $(B)/san/bin/%: $(B)/san/%.o $(SAN_LIB)
@@ -115,25 +102,21 @@ library: $(LIB)
 programs: $(BINS)  ## compile the chapter programs into $(B)/bin/
 outputs: $(OUTS)  ## run them: $(B)/out/*.txt and $(B)/data/*/
 
-# Running: stdout into out/NAME.txt, figure data and values into data/NAME/ (run.sh is
-# no prerequisite: how a program is run does not change what it prints).
+# Running: stdout into out/NAME.txt, figure data and values into data/NAME/.
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*) book/build/run.sh $(B) $*
-# The run writes data/NAME/values.tsv too. Removed on its own, it cannot be made
-# alone: say so, and drop the output so that the next make runs the program again.
+# values.tsv removed alone cannot be made alone: drop the output, so the program reruns.
 $(B)/data/%/values.tsv: | $(B)/out/%.txt
 	@[ -f $@ ] || { rm -f $(B)/out/$*.txt; echo "error: $@ is missing; make again to rerun $*" >&2; exit 1; }
 
-# Figures: one gnuplot script each, drawn as SVG (HTML) and PDF (PDF book) by
-# book/build/figure.sh; diagrams: one TikZ picture each, by book/build/diagram.sh
+# Figures: a gnuplot script each, drawn as SVG (HTML) and PDF (PDF book) by figure.sh.
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
     book/build/figure.sh $(B)/out/$(call program_of,$(1)).txt
 	$$(call say,PLOT,$$@) book/build/figure.sh $(B) $$@ $$< $(call program_of,$(1))
 endef
 $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
-# Chapter 9 compares its Transformer with chapter 8's models: its figures may
-# read chapter 8's data too (alldata.'ch08_seq2seq/length.dat').
+# Chapter 9's figures may read chapter 8's data too (they compare the models).
 $(foreach f,$(filter ch09_%,$(FIG_NAMES)),$(eval \
   $(B)/figures/$(f).svg $(B)/figures/$(f).pdf: $(B)/out/ch08_seq2seq.txt))
 
@@ -150,8 +133,7 @@ COVER_DATA := $(B)/data/ch08_seq2seq/align_long.dat
 $(B)/figures/cover.pdf $(B)/figures/cover.png: $(B)/figures/cover.%: book/cover.tex book/build/cover.sh \
     book/metadata.yaml $(B)/out/ch08_seq2seq.txt
 	$(call say,COVER,$@) book/build/cover.sh $(B) $@ $(COVER_DATA)
-# A figure that a chapter uses (the dependency files name it) but whose script
-# is gone: fail, rather than let the figure drawn earlier stand in for it.
+# A figure a chapter uses whose script is gone fails, rather than an old one standing in.
 $(B)/figures/%.svg $(B)/figures/%.pdf: FORCE
 	@echo "error: figures/$*.gp: no such figure script, but a chapter uses $@" >&2; exit 1
 FORCE:
@@ -162,8 +144,7 @@ BOOK_DEPS := book/literate.lua $(wildcard book/filter/*.lua) book/metadata.yaml 
 HTML_DEPS := $(BOOK_DEPS) book/template.html book/style.css book/book.js $(B)/stamp.txt \
   book/build/html.sh book/build/inline.py
 
-# Every label of the book with its number (book/filter/labels.lua), kept as make starts and
-# rewritten only when a label changed (book/build/labels.sh); its errors land here.
+# Every label with its number, rewritten as make starts when one changed (labels.sh).
 ifeq ($(filter-out deps clean help,$(or $(MAKECMDGOALS),all)),)
 else
 _ := $(shell $(LITERATE) book/build/labels.sh $(B) $(CHAPTERS))
@@ -171,17 +152,14 @@ endif
 $(B)/labels.tsv $(B)/contents.tsv:
 	@cat $(B)/labels.err >&2 2>/dev/null || echo "error: $@ is missing: make again" >&2; exit 1
 
-# The whole books (PDF, EPUB, book.html) are made of pieces: each source file through the
-# filter on its own, as pandoc JSON (book/build/piece.sh), one flavour for the PDF (latex)
-# and one for the EPUB and book.html (html5); an edit reruns the filter over one file,
-# and the book is the pieces joined (book/build/assemble.py) and written by one pandoc run.
+# The whole books are pieces: each source through the filter on its own, as pandoc JSON
+# (piece.sh; latex for the PDF, html5 for EPUB and book.html), joined by assemble.py.
 PIECE_SRCS   := $(FRONT) $(CHAPTERS) $(BACK)
 pieces_of     = $(foreach f,$(PIECE_SRCS),$(B)/pieces/$(1)/$(notdir $(f:.md=.json)))
 LATEX_PIECES := $(call pieces_of,latex)
 HTML_PIECES  := $(call pieces_of,html5)
 ASSEMBLE_DEPS := book/build/assemble.py book/assemble.lua $(B)/stamp.txt
-# $(call PIECE_RULES,FLAVOUR,FIGURES): a chapter's piece reads the labels of the others;
-# the matter's, the appendix's table.
+# $(call PIECE_RULES,FLAVOUR,FIGURES): chapters read the labels; the matter, the table.
 define PIECE_RULES
 $(CHAPTERS:chapters/%.md=$(B)/pieces/$(1)/%.json): $(B)/pieces/$(1)/%.json: chapters/%.md \
     $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv | $(OUTS) $(2) $(B)/markers.ok
@@ -212,20 +190,17 @@ $(B)/html/book.html: $(HTML_PIECES) $(HTML_DEPS) $(ASSEMBLE_DEPS) book/build/boo
 CODE_SRCS := $(sort $(wildcard code/*.c code/lib/*/*.c code/lib/*/*.h))
 $(B)/markers.ok: $(CODE_SRCS) book/check-markers.sh
 	$(Q)book/check-markers.sh $(CODE_SRCS) | sed 's/^/error: /' >&2; mkdir -p $(@D); touch $@
-# The offline search index (one record per section, written by the filter), and
-# MiniSearch from npm (book/package-lock.json), copied in so search works from file://.
+# The offline search index (a record per section) and MiniSearch from npm, for file://.
 $(B)/html/search-index.js: $(CHAPTER_HTML)
 	$(call say,INDEX,$@) book/build/html.sh $(B) $@ search $(CHAPTER_HTML:$(B)/html/%.html=$(B)/deps/%.html.search)
 $(B)/html/minisearch.js: book/package.json book/package-lock.json book/build/vendor.sh
 	$(call say,NPM,$@) book/build/vendor.sh $(B) $@
-# Each chapter's program with the library modules it links (the program is remade when
-# one of them changes), as a tarball, graded functions stubbed.
+# Each chapter's program with the modules it links, as a tarball, graded bodies stubbed.
 $(B)/html/download/%.tar.gz: code/%.c $(B)/bin/% $(LIB_HDRS) book/build/tarball.sh \
     tests/grader/pack.py $(wildcard tests/assignments/ch*.tsv)
 	$(call say,TAR,$@) book/build/tarball.sh $(B) $* $@
 
-# Report what nothing uses: snippet markers that no chapter shows (or that two
-# chapters show), and values a program records that no chapter quotes.
+# Warn of snippet markers no chapter shows (or two do), and values no chapter quotes.
 $(B)/snippet-report.txt: $(filter-out $(B)/html/index.html,$(HTML)) book/check-snippets.sh \
     book/check-dead.sh
 	$(Q){ book/check-snippets.sh $(B) || true; book/check-dead.sh $(B) || true; } > $@.tmp.$$$$ \
@@ -237,9 +212,7 @@ $(B)/units.ok: $(FRONT) $(CHAPTERS) $(BACK) book/check-units.sh book/check-gloss
 	  && book/check-glossary.sh book/glossary.md $(CHAPTERS) && touch $@
 html: $(B)/units.ok $(HTML) $(B)/html/book.html $(B)/html/search-index.js $(B)/html/minisearch.js $(DOWNLOADS) $(B)/snippet-report.txt  ## the HTML book only
 
-# SOURCE_DATE_EPOCH dates everything made (PDF metadata, tarballs, EPUB). The build
-# stamp (book/filter/stamp.lua: commit, compiler, date) is rewritten as make starts,
-# only when it changed (book/build/stamp.sh).
+# SOURCE_DATE_EPOCH dates everything made; the build stamp is rewritten when it changed.
 export SOURCE_DATE_EPOCH ?= 1767225600
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
@@ -254,16 +227,14 @@ pdf: $(B)/units.ok $(PDF)  ## the PDF book only
 epub: $(EPUB)  ## the EPUB book only
 -include $(wildcard $(B)/deps/*.d)
 
-# Tests: tests/GROUP.sh print TAP, tests/run.sh runs them side by side and counts
-# (and makes what several groups read, beside the first groups).
+# Tests: tests/GROUP.sh print TAP; tests/run.sh runs them side by side and counts.
 check: test
 test: all  ## build everything and run every test (alias: make check)
 	$(Q)tests/run.sh $(B)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/san/tests/%)
 SAN_BINS := $(PROGRAMS:%=$(B)/san/bin/%)
-# The tests' own code at -O0 (a third of -O3's compile time; the library they
-# test is the book's -O3 build).
+# The tests' own code at -O0; the library they test is the book's -O3 build.
 $(B)/tests/%: tests/unit/%.c $(LIB)
 	$(call say,CC,$<) $(call cc,-O0 $(TEST_LD) $< $(LIB) -lcriterion $(LDLIBS))
 $(B)/san/tests/%: tests/unit/%.c $(SAN_LIB)
@@ -282,22 +253,17 @@ sanitize: $(SAN_BINS) $(SAN_UNIT_BINS)
 -include $(wildcard $(B)/obj/*.d $(B)/obj/lib/*/*.d $(B)/san/*.d $(B)/san/lib/*/*.d \
   $(B)/tests/*.d $(B)/san/tests/*.d)
 
-# Archive members are named by file name alone: two modules with one name in
-# different groups would silently replace each other.
+# Archive members are named by file name alone: module names are unique across groups.
 DUP_MODS := $(sort $(foreach m,$(notdir $(LIB_SRCS)),$(if $(filter-out 1,$(words $(filter %/$(m),$(LIB_SRCS)))),$(m))))
 $(if $(DUP_MODS),$(error code/lib: module names must be unique across groups: $(DUP_MODS)))
 
-# make bench: kernels and training steps against PyTorch, a profile, the build's time
-# budget (code/bench/README.md). Never part of make test: it measures.
+# make bench measures (code/bench/README.md); never part of make test.
 bench:  ## time attention and training against PyTorch; the build budget
 	code/bench/bench.sh $(B)
 
-# Course assignments (tests/grader/, manifests in tests/assignments/chNN.tsv):
-# solution markers must pair and never nest, or the build stops. A pack takes its
-# chapter's title and exercises from chapters/*.md.
+# Course assignments (tests/grader/, tests/assignments/chNN.tsv): markers pair, or stop.
 ASSIGN_DEPS := $(wildcard tests/assignments/ch*.tsv tests/grader/* tests/grader/calls/*.c) \
-  book/build/packs.sh \
-  $(LIB_SRCS) $(LIB_HDRS) $(UNIT_SRCS) $(CHAPTERS)
+  book/build/packs.sh $(LIB_SRCS) $(LIB_HDRS) $(UNIT_SRCS) $(CHAPTERS)
 solution-markers: $(B)/solution-markers.ok
 $(B)/solution-markers.ok: tests/grader/pack.py $(LIB_SRCS) $(LIB_HDRS) $(wildcard code/*.c)
 	$(call say,CHECK,solution markers) python3 tests/grader/pack.py check && mkdir -p $(@D) \
@@ -307,13 +273,11 @@ gradescope: $(B)/gradescope/.stamp  ## a Gradescope autograder per chapter: $(B)
 $(B)/assignments/.stamp $(B)/gradescope/.stamp: $(B)/%/.stamp: $(ASSIGN_DEPS) | $(B)/solution-markers.ok
 	$(call say,PACK,$(B)/$*/) book/build/packs.sh $(B) $*
 
-# No graded function's body in what a reader or another chapter's student gets:
-# the pages, the EPUB, the PDF, the program tarballs, the student packs.
+# No graded body in the pages, EPUB, PDF, tarballs, or another chapter's pack.
 leaks: all assignments  ## fail if a graded body is in the book, a download or another pack
 	$(call say,CHECK,graded bodies in the outputs) python3 tests/grader/leak.py $(B)
 
-# Every wrong version graded by the real judge, once: read by the instructor edition
-# and the wrongs test group.
+# Every wrong version graded by the real judge, once (the instructor edition, tests).
 wrongs: $(B)/wrongs.json  ## grade every wrong version (tests/grader/wrong/) into $(B)/wrongs.json
 $(B)/wrongs.json: $(LIB) $(filter-out $(CHAPTERS),$(ASSIGN_DEPS)) $(wildcard tests/grader/wrong/*/*.c)
 	$(call say,GRADE,wrong versions) python3 tests/grader/wrongs.py $(B) --record $@ > /dev/null
@@ -321,8 +285,7 @@ wrongs-table: $(B)/wrongs.json  ## the common mistakes and what each scores
 	$(Q)printf 'chapter\ttask\twrong version\tscore\tmistake\n'; \
 	  python3 tests/grader/wrongs.py --from $< --table | sort
 
-# The instructor edition (never in the book or a pack): solutions, rubric, hints, why,
-# the graded common mistakes, the other exercises' answers (tests/assignments/notes/).
+# The instructor edition (never in the book or a pack): solutions, rubric, hints, answers.
 instructors: $(B)/instructors/instructors.pdf  ## the instructor edition: $(B)/instructors/
 $(B)/instructors/instructors.pdf: $(LIB) $(ASSIGN_DEPS) $(B)/wrongs.json \
     $(wildcard tests/assignments/notes/*.md tests/assignments/answers/*.c) $(CHAPTERS) \
