@@ -47,11 +47,13 @@ typedef struct {
 typedef int (*kernel_fn)(problem_t *p);
 
 static int run_standard(problem_t *p) {
-    attention_forward(p->q, p->k, p->v, NULL, p->out, p->weights, p->n, p->n, p->d, p->d);
+    attention_forward(p->q, p->k, p->v, NULL, p->out, p->weights, p->n, p->n, p->d,
+                      p->d);
     return 0;
 }
 
-static int run_online(problem_t *p) {   // chapter 5: key blocks of 64, one query at a time
+// chapter 5: key blocks of 64, one query at a time
+static int run_online(problem_t *p) {
     return online_attention(p->q, p->k, p->v, NULL, p->out, p->n, p->n, p->d, p->d, 64);
 }
 
@@ -151,9 +153,42 @@ static int measure(int kernel, int n, int d, int threads, int fd) {
     getrusage(RUSAGE_SELF, &ru);
     long extra = ru.ru_maxrss * 1024L - before;
     char line[128];
-    int len = snprintf(line, sizeof line, "%.9g %ld %d\n", median, extra < 0 ? 0 : extra,
-                       reps);
+    int len = snprintf(line, sizeof line, "%.9g %ld %d\n", median,
+                       extra < 0 ? 0 : extra, reps);
     return write(fd, line, (size_t)len) == len ? 0 : 1;
+}
+
+// One measurement in a child process of its own (its peak memory is its own),
+// printed as a line of the table. Returns 0; 1 if it failed.
+static int measure_apart(int kk, int n, int d, int threads) {
+    int fds[2];
+    if (pipe(fds) != 0) return 1;
+    pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+        close(fds[0]);
+        _exit(measure(kk, n, d, threads, fds[1]));
+    }
+    close(fds[1]);
+    char buf[128] = {0};
+    ssize_t got = read(fds[0], buf, sizeof buf - 1);
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    double median;
+    long extra;
+    int reps;
+    if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        sscanf(buf, "%lf %ld %d", &median, &extra, &reps) != 3) {
+        fprintf(stderr, "bench_attention: %s n=%d d=%d threads=%d failed\n",
+                KERNELS[kk].name, n, d, threads);
+        return 1;
+    }
+    double gflops = KERNELS[kk].flops * (double)n * n * d / median / 1e9;
+    printf("%s\t%d\t%d\t%d\t%.6g\t%.2f\t%ld\t%d\n", KERNELS[kk].name, n, d, threads,
+           median, gflops, extra, reps);
+    fflush(stdout);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -167,44 +202,19 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    const int full_n[] = {256, 512, 1024, 2048, 4096, 8192}, quick_n[] = {256, 1024, 2048};
+    const int full_n[] = {256, 512, 1024, 2048, 4096, 8192};
+    const int quick_n[] = {256, 1024, 2048};
     const int *ns = quick ? quick_n : full_n;
     const int n_ns = quick ? 3 : 6, n_ds = quick ? 1 : 2, ds[] = {64, 128};
+    const int n_kernels = (int)(sizeof KERNELS / sizeof *KERNELS);
     printf("kernel\tn\td\tthreads\tmedian_seconds\tgflops\textra_bytes\trepeats\n");
     fflush(stdout);
     for (int di = 0; di < n_ds; di++)
         for (int ni = 0; ni < n_ns; ni++)
-            for (int kk = 0; kk < (int)(sizeof KERNELS / sizeof *KERNELS); kk++)
+            for (int kk = 0; kk < n_kernels; kk++)
                 for (int th = 1; th <= max_threads; th++) {
                     if (th > 1 && !KERNELS[kk].threaded) continue;
-                    int fds[2];
-                    if (pipe(fds) != 0) return 1;
-                    pid_t pid = fork();
-                    if (pid < 0) return 1;
-                    if (pid == 0) {
-                        close(fds[0]);
-                        _exit(measure(kk, ns[ni], ds[di], th, fds[1]));
-                    }
-                    close(fds[1]);
-                    char buf[128] = {0};
-                    ssize_t got = read(fds[0], buf, sizeof buf - 1);
-                    close(fds[0]);
-                    int status;
-                    waitpid(pid, &status, 0);
-                    double median;
-                    long extra;
-                    int reps;
-                    if (got <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-                        sscanf(buf, "%lf %ld %d", &median, &extra, &reps) != 3) {
-                        fprintf(stderr, "bench_attention: %s n=%d d=%d threads=%d failed\n",
-                                KERNELS[kk].name, ns[ni], ds[di], th);
-                        return 1;
-                    }
-                    double n = ns[ni];
-                    printf("%s\t%d\t%d\t%d\t%.6g\t%.2f\t%ld\t%d\n", KERNELS[kk].name, ns[ni],
-                           ds[di], th, median,
-                           KERNELS[kk].flops * n * n * ds[di] / median / 1e9, extra, reps);
-                    fflush(stdout);
+                    if (measure_apart(kk, ns[ni], ds[di], th) != 0) return 1;
                 }
     return 0;
 }
