@@ -12,7 +12,7 @@
 // --context-steps and --context-tests shrink the context-extension experiment,
 // the program's slowest part, for the tests (valgrind, sanitizers).
 //
-// Test args: --context-steps 100 --context-tests 60
+// Test args: --context-steps 40 --context-tests 30
 
 #include <math.h>
 #include <stdio.h>
