@@ -34,7 +34,7 @@ compile_one() {
 export -f compile_one
 # The library modules the programs link (the book build's link records, written by
 # book/build/link.sh from the linker's map): a module no program uses (a graded
-# exercise's, the bench's) changes no output here, so it is not compiled three times.
+# exercise's, the bench's) changes no output here, so it is not compiled again.
 mapfile -t libs < <(sed -s -n '1s/^[^:]*://p' "$B"/obj/ch[0-9][0-9]_*.link.d |
   grep -o '/obj/lib/[a-z_0-9]*/[a-z_0-9]*\.o' | sed 's|^/obj/\(.*\)\.o$|code/\1.c|' | sort -u)
 if [ ${#libs[@]} -eq 0 ] || [ ! -f "${libs[0]}" ]; then

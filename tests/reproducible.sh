@@ -81,7 +81,7 @@ fi
 # A slow program (one with test arguments: the trainers of chapters 8-10, and
 # chapters 5 and 7) is not run again in full: its stdout and data files are the
 # first build's, copied with their times. Its run is shown reproducible where it
-# costs a tenth as much: determinism.sh runs its small configuration built three
+# costs a tenth as much: determinism.sh runs its small configuration built two
 # ways, in another folder, against the book build's binary; valgrind.sh shows
 # that run reads no uninitialised memory. Run again here, the three trainers
 # were two fifths of this test's processor time.
