@@ -1,13 +1,85 @@
 // test_tied_embed.c -- tied embedding and output projection: lookups and
 // logits by hand, out-of-range tokens, and both backward passes against finite
-// differences of L = sum(r * out).
+// differences of L = sum(r * out); the logits' backward gives the bytes of its
+// documented order on this machine's path and on the portable one.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "layers/tied_embed.h"
 
 #include "helpers.h"
+
+// The portable copy, as a processor without AVX2 runs it: tied_embed.c once
+// more, without its AVX2 path, under other names.
+#define TIED_PORTABLE
+#define tied_embed_forward portable_embed_forward
+#define tied_embed_backward portable_embed_backward
+#define tied_logits_forward portable_logits_forward
+#define tied_logits_backward portable_logits_backward
+#include "../../code/lib/layers/tied_embed.c"
+#undef tied_embed_forward
+#undef tied_embed_backward
+#undef tied_logits_forward
+#undef tied_logits_backward
+
+typedef void logits_bwd_fn(float *, float *, const float *, const float *,
+                           const float *, int, int, int);
+
+// Every output of tied_logits_backward is its old value plus one sum taken in
+// double in order of its index (i for dx, n for dwte), rounded to float once:
+// byte for byte, on both paths, at sizes with odd rows and vocabularies and
+// widths below, at and past the 16-column block.
+Test(tied_embed, logits_backward_sums_in_the_documented_order_on_both_paths) {
+    const int sizes[][3] = {{1, 1, 1},  {3, 5, 16}, {4, 7, 17}, {5, 9, 40},
+                            {8, 33, 64}, {7, 2, 15}, {2, 3, 32}};
+    for (int s = 0; s < 7; s++) {
+        int N = sizes[s][0], V = sizes[s][1], C = sizes[s][2];
+        rng_t rng;
+        rng_seed(&rng, (uint64_t)(N * 1000 + V * 10 + C));
+        float *dl = malloc(sizeof(float) * N * V);
+        float *x = malloc(sizeof(float) * N * C);
+        float *wte = malloc(sizeof(float) * V * C);
+        float *dx0 = malloc(sizeof(float) * N * C);
+        float *dw0 = malloc(sizeof(float) * V * C);
+        rng_fill_normal(&rng, dl, N * V, 0, 1), rng_fill_normal(&rng, x, N * C, 0, 1);
+        rng_fill_normal(&rng, wte, V * C, 0, 1);
+        rng_fill_normal(&rng, dx0, N * C, 0, 1);
+        rng_fill_normal(&rng, dw0, V * C, 0, 1);
+        float *want_dx = malloc(sizeof(float) * N * C);
+        float *want_dw = malloc(sizeof(float) * V * C);
+        for (int n = 0; n < N; n++)
+            for (int c = 0; c < C; c++) {
+                double a = 0.0;
+                for (int i = 0; i < V; i++) a += dl[n * V + i] * (double)wte[i * C + c];
+                want_dx[n * C + c] = dx0[n * C + c] + (float)a;
+            }
+        for (int i = 0; i < V; i++)
+            for (int c = 0; c < C; c++) {
+                double a = 0.0;
+                for (int n = 0; n < N; n++) a += dl[n * V + i] * (double)x[n * C + c];
+                want_dw[i * C + c] = dw0[i * C + c] + (float)a;
+            }
+        logits_bwd_fn *fn[2] = {tied_logits_backward, portable_logits_backward};
+        for (int path = 0; path < 2; path++) {
+            float *dx = malloc(sizeof(float) * N * C);
+            float *dw = malloc(sizeof(float) * V * C);
+            memcpy(dx, dx0, sizeof(float) * N * C);
+            memcpy(dw, dw0, sizeof(float) * V * C);
+            fn[path](dx, dw, dl, x, wte, N, V, C);
+            const char *which = path ? "portable" : "this machine's";
+            cr_assert(!memcmp(dx, want_dx, sizeof(float) * N * C), "%s dx %d %d %d",
+                      which, N, V, C);
+            cr_assert(!memcmp(dw, want_dw, sizeof(float) * V * C), "%s dwte %d %d %d",
+                      which, N, V, C);
+            free(dx), free(dw);
+        }
+        free(dl), free(x), free(wte), free(dx0), free(dw0);
+        free(want_dx), free(want_dw);
+    }
+}
 
 Test(tied_embed, lookup_and_logits_by_hand) {
     // wte (3, 2) = [[1, 2], [3, 4], [5, 6]]; tokens (2, 0) -> x = [[5, 6], [1, 2]];

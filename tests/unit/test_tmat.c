@@ -83,12 +83,15 @@ static float *run_product(product_fn *f, const float *a, const float *b,
 
 // Every output of tmat_mul_acc and tmat_at_mul_acc, on this machine's path and
 // on the portable one, has the bytes of one float sum in the order tmat.h gives
-// (from the output's old value, one term at a time), at sizes that exercise
-// every block and every remainder (rows mod 4, columns mod 16 and mod 4).
+// (from the output's old value, one term at a time), and every output of
+// tmat_mul_bt_acc the bytes of tmat.c's four partial sums (lane j mod 4, the
+// last m % 4 terms in lane 0, added as (s0 + s1) + (s2 + s3), then to the old
+// value), at sizes that exercise every block and every remainder (rows mod 4,
+// columns mod 16 and mod 4, panels of 16 rows of w and the rows after them).
 Test(tmat, sums_in_the_documented_order_on_both_paths) {
     const int sizes[] = {1, 3, 4, 5, 8, 15, 16, 17, 20, 23, 33, 64};
     for (int a = 0; a < 12; a++)
-        for (int b = 0; b < 12; b += 3)
+        for (int b = 0; b < 12; b += 2)
             for (int c = 0; c < 12; c++) {
                 int n = sizes[a], k = sizes[b] + a % 3, m = sizes[c];
                 rng_t rng;
@@ -97,12 +100,15 @@ Test(tmat, sums_in_the_documented_order_on_both_paths) {
                 float *w = malloc(sizeof(float) * k * m);
                 float *y = malloc(sizeof(float) * n * m);
                 float *dw = malloc(sizeof(float) * k * m);
+                float *dx = malloc(sizeof(float) * n * k);
                 rng_fill_normal(&rng, x, n * k, 0, 1);
                 rng_fill_normal(&rng, w, k * m, 0, 1);
                 rng_fill_normal(&rng, y, n * m, 0, 1);
                 rng_fill_normal(&rng, dw, k * m, 0, 1);
+                rng_fill_normal(&rng, dx, n * k, 0, 1);
                 float *want_y = malloc(sizeof(float) * n * m);
                 float *want_dw = malloc(sizeof(float) * k * m);
+                float *want_dx = malloc(sizeof(float) * n * k);
                 for (int i = 0; i < n; i++)          // the documented order, in scalars
                     for (int j = 0; j < m; j++) {
                         float s = y[i * m + j];
@@ -115,18 +121,33 @@ Test(tmat, sums_in_the_documented_order_on_both_paths) {
                         for (int i = 0; i < n; i++) s += x[i * k + p] * y[i * m + j];
                         want_dw[p * m + j] = s;
                     }
+                for (int i = 0; i < n; i++)
+                    for (int p = 0; p < k; p++) {
+                        float s4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                        int j = 0;
+                        for (; j < m / 4 * 4; j++)
+                            s4[j % 4] += y[i * m + j] * w[p * m + j];
+                        for (; j < m; j++) s4[0] += y[i * m + j] * w[p * m + j];
+                        float sum = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+                        want_dx[i * k + p] = dx[i * k + p] + sum;
+                    }
                 product_fn *mul[2] = {tmat_mul_acc, portable_mul_acc};
+                product_fn *bt[2] = {tmat_mul_bt_acc, portable_mul_bt_acc};
                 product_fn *at[2] = {tmat_at_mul_acc, portable_at_mul_acc};
                 for (int path = 0; path < 2; path++) {
                     float *got_y = run_product(mul[path], x, w, y, n, m, n, k, m);
                     float *got_dw = run_product(at[path], x, y, dw, k, m, n, k, m);
+                    float *got_dx = run_product(bt[path], y, w, dx, n, k, n, k, m);
                     const char *which = path ? "portable" : "this machine's";
                     cr_assert(!memcmp(got_y, want_y, sizeof(float) * n * m),
                               "%s mul_acc %d %d %d", which, n, k, m);
                     cr_assert(!memcmp(got_dw, want_dw, sizeof(float) * k * m),
                               "%s at_mul_acc %d %d %d", which, n, k, m);
-                    free(got_y), free(got_dw);
+                    cr_assert(!memcmp(got_dx, want_dx, sizeof(float) * n * k),
+                              "%s mul_bt_acc %d %d %d", which, n, k, m);
+                    free(got_y), free(got_dw), free(got_dx);
                 }
-                free(x), free(w), free(y), free(dw), free(want_y), free(want_dw);
+                free(x), free(w), free(y), free(dw), free(dx);
+                free(want_y), free(want_dw), free(want_dx);
             }
 }

@@ -103,15 +103,18 @@ static inline float dot4_sum(v4f s, const float *dy, const float *w, int j, int 
 }
 
 // Inverts: y = x w (for x). dx[i][p] += sum_j dy[i][j] w[p][j], with four
-// partial sums so the loop is not one long dependency chain. Four rows p of w
-// at once share each load of dy (and so are read once per row of dy, not
-// four times); every output is summed exactly as dot4_sum says.
-void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, int m) {
+// partial sums so the loop is not one long dependency chain; every output is
+// summed exactly as dot4_sum says, by one of two loops that give the same bits.
+//
+// One row of w at a time (rows p0 .. k): four rows p of w at once share each
+// load of dy (and so are read once per row of dy, not four times).
+static void bt_rows(const float *dy, const float *w, float *dx, int n, int k, int m,
+                    int p0) {
     const int m4 = m / 4 * 4;
     for (int i = 0; i < n; i++) {
         const float *dyi = dy + (size_t)i * m;
         float *dxi = dx + (size_t)i * k;
-        int p = 0;
+        int p = p0;
         for (; p + 4 <= k; p += 4) {
             const float *w0 = w + (size_t)p * m, *w1 = w0 + m, *w2 = w1 + m,
                         *w3 = w2 + m;
@@ -135,6 +138,43 @@ void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, i
     }
 }
 
+// A panel of PB rows p of w at once, transposed (wt[j * PB + q] = w[p + q][j]):
+// lane q of a vector is output p + q, and the four partial sums of dot4_sum
+// are four vectors (phase j mod 4), each taken one term at a time in order of
+// j, the m % 4 last terms in phase 0, added up as (s0 + s1) + (s2 + s3). The
+// same operations on the same values as bt_rows, so the same bits; every
+// load of the panel serves PB outputs, not four.
+enum { PB = 16, PB_MAX_M = 512 };   // panel rows; widest m the panel buffer takes
+BODY bt_panel(const float *dy, const float *wt, float *dx, int n, int k, int m) {
+    const int m4 = m / 4 * 4;
+    for (int i = 0; i < n; i++) {
+        const float *dyi = dy + (size_t)i * m;
+        v8f z = {0}, a0 = z, a1 = z, b0 = z, b1 = z, c0 = z, c1 = z, d0 = z, d1 = z;
+        for (int j = 0; j < m4; j += 4) {
+            const float *r = wt + (size_t)j * PB;
+            v8f u0, u1;
+            LOAD(u0, r), LOAD(u1, r + 8);
+            a0 += u0 * dyi[j], a1 += u1 * dyi[j];
+            LOAD(u0, r + PB), LOAD(u1, r + PB + 8);
+            b0 += u0 * dyi[j + 1], b1 += u1 * dyi[j + 1];
+            LOAD(u0, r + 2 * PB), LOAD(u1, r + 2 * PB + 8);
+            c0 += u0 * dyi[j + 2], c1 += u1 * dyi[j + 2];
+            LOAD(u0, r + 3 * PB), LOAD(u1, r + 3 * PB + 8);
+            d0 += u0 * dyi[j + 3], d1 += u1 * dyi[j + 3];
+        }
+        for (int j = m4; j < m; j++) {        // the last m % 4 terms, in phase 0
+            v8f u0, u1;
+            LOAD(u0, wt + (size_t)j * PB), LOAD(u1, wt + (size_t)j * PB + 8);
+            a0 += u0 * dyi[j], a1 += u1 * dyi[j];
+        }
+        float *o = dx + (size_t)i * k;
+        v8f s0, s1;
+        LOAD(s0, o), LOAD(s1, o + 8);
+        s0 += (a0 + b0) + (c0 + d0), s1 += (a1 + b1) + (c1 + d1);
+        STORE(o, s0), STORE(o + 8, s1);
+    }
+}
+
 // Each body twice, and the choice. TMAT_PORTABLE (a test defines it) keeps only
 // the portable copy.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(TMAT_PORTABLE)
@@ -147,10 +187,15 @@ AVX2 static void at_mul_acc_avx2(const float *x, const float *dy, float *dw, int
                                  int k, int m) {
     at_mul_acc(x, dy, dw, n, k, m);
 }
+AVX2 static void bt_panel_avx2(const float *dy, const float *wt, float *dx, int n,
+                               int k, int m) {
+    bt_panel(dy, wt, dx, n, k, m);
+}
 static int has_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #else
 #define mul_acc_avx2 mul_acc
 #define at_mul_acc_avx2 at_mul_acc
+#define bt_panel_avx2 bt_panel
 static int has_avx2(void) { return 0; }
 #endif
 
@@ -162,6 +207,23 @@ void tmat_mul_acc(const float *x, const float *w, float *y, int n, int k, int m)
 void tmat_at_mul_acc(const float *x, const float *dy, float *dw, int n, int k, int m) {
     if (has_avx2()) at_mul_acc_avx2(x, dy, dw, n, k, m);
     else at_mul_acc(x, dy, dw, n, k, m);
+}
+
+// Panels where a transposed panel serves at least four rows of dy, then rows.
+void tmat_mul_bt_acc(const float *dy, const float *w, float *dx, int n, int k, int m) {
+    int p = 0;
+    if (n >= 4 && m > 0 && m <= PB_MAX_M) {
+        float wt[PB * PB_MAX_M];
+        int avx2 = has_avx2();
+        for (; p + PB <= k; p += PB) {
+            for (int q = 0; q < PB; q++)          // the panel, transposed
+                for (int j = 0; j < m; j++)
+                    wt[(size_t)j * PB + q] = w[(size_t)(p + q) * m + j];
+            if (avx2) bt_panel_avx2(dy, wt, dx + p, n, k, m);
+            else bt_panel(dy, wt, dx + p, n, k, m);
+        }
+    }
+    bt_rows(dy, w, dx, n, k, m, p);
 }
 
 void tmat_set_rows(float *y, const float *b, int n, int m) {
