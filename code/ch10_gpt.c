@@ -8,8 +8,8 @@
 // against unigram and bigram models, and generates text greedily and by
 // sampling, with a key/value cache checked against recomputation.
 //
-// The corpus path is CORPUS_PATH (data/corpus.h); the environment variable
-// CH10_CORPUS overrides it. With --data DIR the trained weights go to
+// The corpus path is CORPUS_PATH (data/corpus.h); --corpus FILE overrides it
+// (the file must still be the pinned one). With --data DIR the trained weights go to
 // DIR/ch10_weights.bin (format in models/gpt.c) and the token streams the
 // reference test needs to DIR/ch10_prompt.txt.
 //
@@ -42,12 +42,13 @@ static const char *PROG = "ch10_gpt";
 #define HELD_FRACTION 0.1
 #define CLIP_NORM 1.0
 #define WEIGHT_DECAY 0.1f   // AdamW's, on the embedding and the matrices
-enum { GEN_TOKENS = 48, N_SAMPLES = 3 };
+enum { GEN_TOKENS = 48, N_SAMPLES = 3, MAX_PROMPT = 256 };
 
 typedef struct {
     long vocab, width, layers, heads, kv_heads, rounds, steps, batch, ctx, small;
     double lr, temperature, top_p;
     long top_k;
+    const char *corpus, *prompt;   // the text's path; the samples' start
 } opts_t;
 
 // The trainer's batches of one model: windows of the two token streams.
@@ -91,8 +92,7 @@ static void print_escaped(const unsigned char *b, long n) {
 // Read and pin the corpus; 2 (after one line on stderr) if it is missing or
 // changed, else 0.
 static int read_corpus(run_t *run) {
-    const char *path = getenv("CH10_CORPUS");
-    if (!path || !*path) path = CORPUS_PATH;
+    const char *path = run->o.corpus;
     int rc = corpus_read(&run->corpus, path, CORPUS_BYTES, CORPUS_FNV1A64);
     if (rc != CORPUS_OK) {
         fprintf(stderr, "%s: %s: %s\n", PROG, path,
@@ -107,7 +107,7 @@ static void section_text(report_t *r, run_t *run) {
     const corpus_t *c = &run->corpus;
     xok(PROG, corpus_split(c, HELD_FRACTION, 1, &run->split), "corpus_split");
     const corpus_split_t *s = &run->split;
-    printf("file: %s\n%zu bytes, FNV-1a 64 %016llx, %d records\n", CORPUS_PATH, c->n,
+    printf("file: %s\n%zu bytes, FNV-1a 64 %016llx, %d records\n", run->o.corpus, c->n,
            (unsigned long long)c->fnv, c->n_records);
     printf("split by record (seed 1):\n  training %zu bytes (%d records)\n  held out "
            "%zu bytes (%d records)\n", s->n_train, s->train_records, s->n_held,
@@ -626,11 +626,26 @@ static void section_generation(report_t *r, run_t *run) {
     gpt_cache_t *k = gpt_cache_new(c);
     xok(PROG, k ? 0 : -1, "gpt_cache_new");
     int *out = xmalloc(PROG, (size_t)c->T_max * sizeof(int));
-    int prompt[8];
-    long np = bpe_encode(&run->bpe, (const unsigned char *)"%\n", 2, prompt);
+    int all[MAX_PROMPT];
+    const char *text = run->o.prompt;
+    long np = bpe_encode(&run->bpe, (const unsigned char *)text, strlen(text), all);
+    xok(PROG, np > 0 ? 0 : -1, "bpe_encode");
+    // the model sees T_max tokens: a longer prompt keeps its last ones
+    long room = c->T_max > GEN_TOKENS ? c->T_max - GEN_TOKENS : 1;
+    long skip = np > room ? np - room : 0;
+    const int *prompt = all + skip;
+    np -= skip;
     rng_t g;
     rng_seed(&g, 2026);
-    printf("prompt: the end of a record (\"%%\\n\"), so a new quotation follows\n");
+    if (strcmp(text, "%\n") == 0)
+        printf("prompt: the end of a record (\"%%\\n\"), so a new quotation follows\n");
+    else {
+        printf("prompt: \"");
+        print_escaped((const unsigned char *)text, (long)strlen(text));
+        printf("\", %ld tokens", np + skip);
+        if (skip) printf(" (the first %ld dropped: the model sees %d)", skip, c->T_max);
+        printf("\n");
+    }
     printf("-- greedy (temperature 0):\n");
     int n = generate(run, k, prompt, (int)np, GEN_TOKENS, 0.0f, 0, 1.0f, &g, out);
     print_tokens(run, out + np, n - (int)np);
@@ -884,7 +899,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
                                  .ival = v, .min = lo, .max = hi}
 #define REAL(n, m, h, v, lo, hi) {.name = n, .meta = m, .help = h, .kind = CLI_REAL, \
                                   .rval = v, .min = lo, .max = hi}
-    static cli_opt_t opts[14];
+    static cli_opt_t opts[16];
     const cli_opt_t all[] = {
         OPT("--vocab", "N", "BPE vocabulary size", &o->vocab, 257, 4096),
         OPT("--width", "N", "model width C", &o->width, 8, 512),
@@ -900,6 +915,10 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
         REAL("--lr", "X", "peak learning rate", &o->lr, 1e-5, 0.1),
         REAL("--temperature", "X", "sampling temperature", &o->temperature, 0.0, 10.0),
         REAL("--top-p", "X", "sampling: nucleus mass", &o->top_p, 0.01, 1.0),
+        {.name = "--prompt", .meta = "TEXT", .help = "the text the samples continue",
+         .kind = CLI_TEXT, .sval = &o->prompt, .min = 1, .max = MAX_PROMPT},
+        {.name = "--corpus", .meta = "FILE", .help = "the text (the pinned cookie file)",
+         .kind = CLI_TEXT, .sval = &o->corpus, .min = 1, .max = 4096},
         {.name = "--small",
          .help = "tiny run on the first records, for the tests (no quality claim)",
          .kind = CLI_FLAG, .ival = &o->small},
@@ -909,7 +928,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
     memcpy(opts, all, sizeof all);
     *cli = (cli_t){.program = PROG,
                    .summary = "Chapter 10: a tiny GPT trained on real text.",
-                   .opts = opts, .n_opts = 14, .seed = 10, .check = check_opts};
+                   .opts = opts, .n_opts = 16, .seed = 10, .check = check_opts};
     int rc = program_start(cli, r, argc, argv);
     if (rc < 0 && o->small)
         o->vocab = 300, o->width = 16, o->layers = 1, o->rounds = 2, o->steps = 3;
@@ -920,7 +939,7 @@ int main(int argc, char **argv) {
     static run_t run = {.o = {.vocab = 512, .width = 64, .layers = 2, .heads = 4,
                               .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 2,
                               .ctx = 64, .lr = 3e-3, .temperature = 0.8, .top_p = 0.9,
-                              .top_k = 40}};
+                              .top_k = 40, .corpus = CORPUS_PATH, .prompt = "%\n"}};
     cli_t cli;
     report_t r;
     int rc = start(&run, &cli, &r, argc, argv);

@@ -137,6 +137,14 @@ for bin in "$B"/bin/ch[0-9][0-9]_*; do
     else fail "$p $opt says its range as $lo..$hi" "$(cat "$T/err")"; fi
     if awk -v v="$lo" 'BEGIN { exit !(v > 0) }'; then expect_reject "$opt 0" "$bin" "$opt" 0; fi
   done < "$T/opts"
+  # Every text option, e.g. "  --prompt TEXT  ... (1..256 bytes, default "%\n")".
+  "$bin" --help | sed -nE 's/^  (--[a-z-]+) [A-Z]+ .*\(([0-9]+)\.\.([0-9]+) bytes, default.*$/\1 \2 \3/p' \
+    > "$T/texts"
+  while read -r opt lo hi; do
+    expect_reject "$opt without a value" "$bin" "$opt"
+    if [ "$lo" -gt 0 ]; then expect_reject "$opt with an empty value" "$bin" "$opt" ""; fi
+    expect_reject "$opt of $((hi + 1)) bytes" "$bin" "$opt" "$(head -c $((hi + 1)) /dev/zero | tr '\0' x)"
+  done < "$T/texts"
 done
 
 # One of a thing is singular: ch04 with one head says "1 head", never "1 heads".
@@ -149,7 +157,7 @@ fi
 # ch10 reads a pinned corpus: a missing or changed file is refused (exit 2, one
 # line), and nothing is printed before the refusal.
 if [ -x "$B/bin/ch10_gpt" ]; then
-  CH10_CORPUS="$T/no_such_file" expect_reject "a missing corpus" "$B/bin/ch10_gpt" --small
+  expect_reject "a missing corpus" "$B/bin/ch10_gpt" --small --corpus "$T/no_such_file"
   head -c 1000 /usr/share/games/fortunes/cookie > "$T/changed" 2>/dev/null
-  CH10_CORPUS="$T/changed" expect_reject "a changed corpus" "$B/bin/ch10_gpt" --small
+  expect_reject "a changed corpus" "$B/bin/ch10_gpt" --small --corpus "$T/changed"
 fi

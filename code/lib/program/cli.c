@@ -11,10 +11,23 @@
 // A range for messages: whole numbers printed in full (0..4294967295, never
 // 4.29497e+09), real ones with %g.
 static void fmt_range(char *buf, size_t size, cli_kind_t kind, double min, double max) {
-    if (kind == CLI_INT)
+    if (kind == CLI_INT || kind == CLI_TEXT)
         snprintf(buf, size, "%.0f..%.0f", min, max);
     else
         snprintf(buf, size, "%g..%g", min, max);
+}
+
+// Text as a C string literal would write it ("%\n"), for --help's defaults.
+static void print_quoted(const char *t) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+        if (*p == '\n') fputs("\\n", stdout);
+        else if (*p == '\t') fputs("\\t", stdout);
+        else if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 32 || *p >= 127) printf("\\x%02x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
 }
 
 static void usage(const cli_t *cli) {
@@ -32,6 +45,11 @@ static void usage(const cli_t *cli) {
         fmt_range(range, sizeof range, o->kind, o->min, o->max);
         if (o->kind == CLI_FLAG)
             printf("  %-18s %s\n", flag, o->help);
+        else if (o->kind == CLI_TEXT) {
+            printf("  %-18s %s (%s bytes, default ", flag, o->help, range);
+            print_quoted(*o->sval);
+            fputs(")\n", stdout);
+        }
         else if (o->kind == CLI_INT)
             printf("  %-18s %s (%s, default %ld)\n", flag, o->help, range, *o->ival);
         else
@@ -116,6 +134,16 @@ static int set_value(cli_t *cli, const cli_opt_t *opt, const char *name,
             return CLI_ERROR;
         }
         cli->data_dir = value;
+        return CLI_RUN;
+    }
+    if (opt && opt->kind == CLI_TEXT) {
+        size_t len = strlen(value);
+        if ((double)len < opt->min || (double)len > opt->max) {
+            fprintf(stderr, "%s: %s: expected text of %.0f..%.0f bytes, got %zu\n",
+                    cli->program, name, opt->min, opt->max, len);
+            return CLI_ERROR;
+        }
+        *opt->sval = value;
         return CLI_RUN;
     }
     cli_kind_t kind = is_seed ? CLI_INT : opt->kind;

@@ -21,7 +21,8 @@ enum { CLI_RUN = 0, CLI_DONE = 1, CLI_ERROR = 2 };
 #define CLI_SEED_MAX 4294967295.0
 
 // CLI_FLAG takes no value: giving it sets *ival to 1 (its default is 0).
-typedef enum { CLI_INT, CLI_REAL, CLI_FLAG } cli_kind_t;
+// CLI_TEXT takes any text of min..max bytes (min >= 1).
+typedef enum { CLI_INT, CLI_REAL, CLI_FLAG, CLI_TEXT } cli_kind_t;
 
 typedef struct {
     const char *name;    // "--seq-len"
@@ -31,7 +32,9 @@ typedef struct {
     long *ival;          // CLI_INT: holds the default, receives the value;
                          // CLI_FLAG: receives 1
     double *rval;        // CLI_REAL: holds the default, receives the value
-    double min, max;     // accepted range, inclusive
+    const char **sval;   // CLI_TEXT: holds the default, receives the value
+                         // (argv's own string)
+    double min, max;     // accepted range, inclusive (CLI_TEXT: its length)
 } cli_opt_t;
 
 typedef struct cli {
