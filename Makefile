@@ -217,8 +217,8 @@ export SOURCE_DATE_EPOCH ?= 1767225600
 _ := $(shell SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) book/build/stamp.sh $(B) $(CC))
 
 # The PDF: pandoc to LaTeX, XeLaTeX to a fix-point. The EPUB: MathML, SVG figures.
-$(PDF): $(LATEX_PIECES) book/preamble.tex book/build/pdf.sh $(BOOK_DEPS) $(ASSEMBLE_DEPS) \
-    $(B)/figures/cover.pdf | $(PDFFIGS)
+$(PDF): $(LATEX_PIECES) book/preamble.tex book/build/pdf.sh book/build/toc_seed.py $(BOOK_DEPS) \
+    $(ASSEMBLE_DEPS) $(B)/figures/cover.pdf | $(PDFFIGS)
 	$(call say,PDF,$@) book/build/pdf.sh $(B) $@ $(LATEX_PIECES)
 $(EPUB): $(HTML_PIECES) book/build/epub.sh $(BOOK_DEPS) $(ASSEMBLE_DEPS) \
     $(B)/figures/cover.png | $(SVGS)

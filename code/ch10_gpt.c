@@ -917,7 +917,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
         REAL("--top-p", "X", "sampling: nucleus mass", &o->top_p, 0.01, 1.0),
         {.name = "--prompt", .meta = "TEXT", .help = "the text the samples continue",
          .kind = CLI_TEXT, .sval = &o->prompt, .min = 1, .max = MAX_PROMPT},
-        {.name = "--corpus", .meta = "FILE", .help = "the text (the pinned cookie file)",
+        {.name = "--corpus", .meta = "FILE", .help = "the pinned cookie file",
          .kind = CLI_TEXT, .sval = &o->corpus, .min = 1, .max = 4096},
         {.name = "--small",
          .help = "tiny run on the first records, for the tests (no quality claim)",

@@ -7,7 +7,8 @@
 # LaTeX runs in a folder of its own (BUILD_DIR/tex.tmp.PID), seeded with the
 # auxiliary files of the last complete run, and is rerun until those files stop
 # changing (page labels, contents and references then agree with the pages): after
-# an edit that moves no page, one run. Each run stops at XeTeX's XDV and the last
+# an edit that moves no page, one run; in a clean build, two (a stand-in contents
+# file, below). Each run stops at XeTeX's XDV and the last
 # one becomes the PDF (the PDF driver costs a sixth of a run, and only the last
 # counts). If LaTeX fails on the saved files, it starts once more without them.
 # Only a complete run replaces BUILD_DIR/tex and TARGET,
@@ -31,6 +32,12 @@ pandoc --from json --pdf-engine xelatex --standalone --lua-filter book/assemble.
   -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' -V monofont='DejaVu Sans Mono' \
   -V monofontoptions='Scale=0.9' -V colorlinks=true -V linkcolor=blue -V urlcolor=blue \
   "$w/book.json" -o "$w/book.tex"
+
+# A clean run has no contents file: book/build/toc_seed.py writes a stand-in
+# (the real entries, made-up page numbers) so the first run already gives the
+# contents its length, and the second usually agrees with it: two runs, not
+# three. The runs below still go on until LaTeX's files stop changing.
+if [ ! -f "$w/book.toc" ]; then book/build/toc_seed.py "$w/book.tex" > "$w/book.toc"; fi
 
 # the auxiliary files' checksum (absent files count as empty)
 aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
