@@ -597,27 +597,53 @@ static int generate(run_t *run, gpt_cache_t *k, const int *prompt, int np, int n
     return len;
 }
 
-// Print tokens as text, wrapped at 76 columns (a wrapped line continues
-// after four spaces); a byte that is not printable ASCII, a newline or a tab
-// (an untrained model can pick any) is printed as \xNN.
+// Print tokens as text, wrapped at 76 columns at the last space (a wrapped
+// line continues after four spaces, a word longer than a line is cut); a
+// byte that is not printable ASCII, a newline or a tab (an untrained model can
+// pick any) is printed as \xNN.
 static void print_tokens(const run_t *run, const int *tok, int n) {
-    int col = 4;
-    fputs("    ", stdout);
-    for (int i = 0; i < n; i++) {
-        int len;
-        const unsigned char *b = bpe_token(&run->bpe, tok[i], &len);
-        for (int j = 0; j < len; j++) {
+    enum { WIDTH = 76, INDENT = 4 };
+    char line[WIDTH + 8];
+    int len = 0;
+    for (int i = 0; i <= n; i++) {
+        int blen = 0;
+        const unsigned char *b = i < n ? bpe_token(&run->bpe, tok[i], &blen) : NULL;
+        for (int j = 0; j <= blen; j++) {
+            if (j == blen && i < n) break;
+            if (i == n || b[j] == '\n') {          // the end, or a newline: flush
+                printf("%s%.*s\n", len ? "    " : "", len, line);
+                len = 0;
+                continue;
+            }
             char piece[8];
-            int w = (b[j] >= 32 && b[j] < 127) || b[j] == '\n' || b[j] == '\t'
+            int w = (b[j] >= 32 && b[j] < 127) || b[j] == '\t'
                         ? snprintf(piece, sizeof piece, "%c", b[j])
                         : snprintf(piece, sizeof piece, "\\x%02x", b[j]);
-            if (b[j] != '\n' && col + w > 76) fputs("\n    ", stdout), col = 4;
-            fputs(piece, stdout);
-            if (b[j] == '\n') fputs("    ", stdout);
-            col = b[j] == '\n' ? 4 : col + w;
+            if (INDENT + len + w > WIDTH) {        // full: break at its last space
+                int cut = len;
+                while (cut > 0 && line[cut - 1] != ' ') cut--;
+                if (cut == 0) cut = len;
+                printf("    %.*s\n", cut - (line[cut - 1] == ' '), line);
+                memmove(line, line + cut, (size_t)(len - cut));
+                len -= cut;
+            }
+            memcpy(line + len, piece, (size_t)w);
+            len += w;
         }
     }
-    putchar('\n');
+}
+
+// The longest run of tokens that occurs twice in tok (n), the second time
+// after the first ends: how greedy decoding loops.
+static int longest_repeat(const int *tok, int n) {
+    int best = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            int l = 0;
+            while (b + l < n && a + l < b && tok[a + l] == tok[b + l]) l++;
+            if (l > best) best = l;
+        }
+    return best;
 }
 
 static void section_generation(report_t *r, run_t *run) {
@@ -649,6 +675,11 @@ static void section_generation(report_t *r, run_t *run) {
     printf("-- greedy (temperature 0):\n");
     int n = generate(run, k, prompt, (int)np, GEN_TOKENS, 0.0f, 0, 1.0f, &g, out);
     print_tokens(run, out + np, n - (int)np);
+    int rep = longest_repeat(out + np, n - (int)np);
+    printf("the longest run of tokens greedy decoding writes twice: %d tokens\n", rep);
+    report_check_true(r, "greedy decoding repeats itself (a run of 4 tokens or more)",
+                      rep >= 4);
+    report_value(r, "greedy_repeat", "%.0f", rep);
     float temp = (float)run->o.temperature, top_p = (float)run->o.top_p;
     printf("-- sampled: temperature %.2f, top-k %ld, top-p %.2f, seed 2026:\n", temp,
            run->o.top_k, top_p);
@@ -931,13 +962,14 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
                    .opts = opts, .n_opts = 16, .seed = 10, .check = check_opts};
     int rc = program_start(cli, r, argc, argv);
     if (rc < 0 && o->small)
-        o->vocab = 300, o->width = 16, o->layers = 1, o->rounds = 2, o->steps = 3;
+        o->vocab = 300, o->width = 16, o->layers = 1, o->rounds = 2, o->steps = 3,
+        o->batch = 2;
     return rc;
 }
 
 int main(int argc, char **argv) {
     static run_t run = {.o = {.vocab = 512, .width = 64, .layers = 2, .heads = 4,
-                              .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 2,
+                              .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 6,
                               .ctx = 64, .lr = 3e-3, .temperature = 0.8, .top_p = 0.9,
                               .top_k = 40, .corpus = CORPUS_PATH, .prompt = "%\n"}};
     cli_t cli;
