@@ -37,8 +37,7 @@ TEST_LD  := $(if $(wildcard /usr/bin/ld.gold),-fuse-ld=gold)
 
 # The temporaries (*.tmp.PID) of a killed make go as the next starts (book/build/sweep.sh).
 _ := $(shell book/build/sweep.sh $(B))
-
-# What exists
+# What exists (OUTS: later chapters first, so the longest runs start first)
 LIB_SRCS  := $(sort $(wildcard code/lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:code/%.c=$(B)/obj/%.o)
 LIB       := $(B)/lib/libattention.a
@@ -49,7 +48,8 @@ FIG_NAMES := $(sort $(patsubst figures/%.gp,%,$(wildcard figures/ch[0-9][0-9]_*.
 DIAG_NAMES := $(sort $(patsubst figures/%.tex,%,$(wildcard figures/ch[0-9][0-9]_*.tex)))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 BINS      := $(PROGRAMS:%=$(B)/bin/%)
-OUTS      := $(PROGRAMS:%=$(B)/out/%.txt)
+reverse   = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+OUTS      := $(call reverse,$(PROGRAMS:%=$(B)/out/%.txt))
 SVGS      := $(FIG_NAMES:%=$(B)/figures/%.svg) $(DIAG_NAMES:%=$(B)/figures/%.svg)
 PDFFIGS   := $(FIG_NAMES:%=$(B)/figures/%.pdf) $(DIAG_NAMES:%=$(B)/figures/%.pdf)
 CHAPTER_HTML := $(CHAPTERS:chapters/%.md=$(B)/html/%.html)
