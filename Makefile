@@ -101,14 +101,12 @@ $(B)/san/ch%.o: CPPFLAGS += -DBUILD_CFLAGS='"$(CFLAGS) $(SAN)"'
 library: $(LIB)
 programs: $(BINS)  ## compile the chapter programs into $(B)/bin/
 outputs: $(OUTS)  ## run them: $(B)/out/*.txt and $(B)/data/*/
-
 # Running: stdout into out/NAME.txt, figure data and values into data/NAME/.
 $(B)/out/%.txt: $(B)/bin/%
 	$(call say,RUN,$*) book/build/run.sh $(B) $*
 # values.tsv removed alone cannot be made alone: drop the output, so the program reruns.
 $(B)/data/%/values.tsv: | $(B)/out/%.txt
 	@[ -f $@ ] || { rm -f $(B)/out/$*.txt; echo "error: $@ is missing; make again to rerun $*" >&2; exit 1; }
-
 # Figures: a gnuplot script each, drawn as SVG (HTML) and PDF (PDF book) by figure.sh.
 define FIGURE_RULES
 $(B)/figures/$(1).svg $(B)/figures/$(1).pdf: $(B)/figures/$(1).%: figures/$(1).gp figures/style.gp \
@@ -119,7 +117,6 @@ $(foreach f,$(FIG_NAMES),$(eval $(call FIGURE_RULES,$(f))))
 # Chapter 9's figures may read chapter 8's data too (they compare the models).
 $(foreach f,$(filter ch09_%,$(FIG_NAMES)),$(eval \
   $(B)/figures/$(f).svg $(B)/figures/$(f).pdf: $(B)/out/ch08_seq2seq.txt))
-
 # Diagrams: figures/chNN_name.tex in figures/diagram.tex's style; \val{key} reads values.tsv.
 define DIAGRAM_RULES
 $(B)/figures/$(1).pdf $(B)/figures/$(1).svg: $(B)/figures/$(1).%: figures/$(1).tex figures/diagram.tex \
@@ -151,7 +148,6 @@ _ := $(shell $(LITERATE) book/build/labels.sh $(B) $(CHAPTERS))
 endif
 $(B)/labels.tsv $(B)/contents.tsv:
 	@cat $(B)/labels.err >&2 2>/dev/null || echo "error: $@ is missing: make again" >&2; exit 1
-
 # The whole books are pieces: each source through the filter on its own, as pandoc JSON
 # (piece.sh; latex for the PDF, html5 for EPUB and book.html), joined by assemble.py.
 PIECE_SRCS   := $(FRONT) $(CHAPTERS) $(BACK)
@@ -162,17 +158,21 @@ ASSEMBLE_DEPS := book/build/assemble.py book/assemble.lua $(B)/stamp.txt
 # $(call PIECE_RULES,FLAVOUR,FIGURES): chapters read the labels; the matter, the table.
 define PIECE_RULES
 $(CHAPTERS:chapters/%.md=$(B)/pieces/$(1)/%.json): $(B)/pieces/$(1)/%.json: chapters/%.md \
-    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv | $(OUTS) $(2) $(B)/markers.ok
+    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv | $(B)/markers.ok
 	$$(call say,PIECE,$$@) $(LITERATE) book/build/piece.sh $(B) $(1) $$@ $$<
 $(patsubst book/%.md,$(B)/pieces/$(1)/%.json,$(FRONT) $(BACK)): $(B)/pieces/$(1)/%.json: book/%.md \
-    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv $(TORCH_TABLE) | $(OUTS) $(2)
+    $(BOOK_DEPS) book/build/piece.sh $(B)/labels.tsv $(TORCH_TABLE)
 	$$(call say,PIECE,$$@) $(LITERATE) book/build/piece.sh $(B) $(1) $$@ $$<
 endef
 $(eval $(call PIECE_RULES,latex,$(PDFFIGS)))
 $(eval $(call PIECE_RULES,html5,$(SVGS)))
-
+# A chapter's piece or page waits (order only) for its outputs and figures and those it quotes.
+needs = $(filter $(B)/out/ch$(1)_% $(B)/figures/ch$(1)_% $(foreach p,$(shell grep -o \
+  'program="ch[0-9]*_[a-z_]*"' chapters/$(2).md | cut -d'"' -f2),$(B)/out/$(p).txt),$(OUTS) $(SVGS) $(PDFFIGS))
+$(foreach c,$(CHAPTERS:chapters/%.md=%),$(eval $(B)/pieces/latex/$(c).json $(B)/pieces/html5/$(c).json \
+  $(B)/html/$(c).html: | $(call needs,$(firstword $(subst -, ,$(c))),$(c))))
 # A page per chapter; the index; preface, glossary and appendix; the whole book on one page.
-$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(OUTS) $(SVGS) $(B)/markers.ok
+$(B)/html/%.html: chapters/%.md $(HTML_DEPS) $(B)/labels.tsv | $(B)/markers.ok
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ chapter $<
 $(B)/html/index.html: book/index.md $(HTML_DEPS) $(B)/contents.tsv
 	$(call say,HTML,$@) $(LITERATE) book/build/html.sh $(B) $@ index $<
