@@ -37,7 +37,7 @@ TEST_LD  := $(if $(wildcard /usr/bin/ld.gold),-fuse-ld=gold)
 
 # The temporaries (*.tmp.PID) of a killed make go as the next starts (book/build/sweep.sh).
 _ := $(shell book/build/sweep.sh $(B))
-# What exists (OUTS: later chapters first, so the longest runs start first)
+# What exists (OUTS: later chapters first: `all` starts the longest runs first)
 LIB_SRCS  := $(sort $(wildcard code/lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:code/%.c=$(B)/obj/%.o)
 LIB       := $(B)/lib/libattention.a
@@ -70,7 +70,7 @@ program_of = $(firstword $(filter $(firstword $(subst _, ,$(1)))_%,$(PROGRAMS)))
 .PHONY: all html pdf epub programs outputs figures test check deps clean help bench FORCE \
         unit-tests sanitize library refdriver assignments gradescope solution-markers leaks \
         wrongs wrongs-table instructors
-all: solution-markers pdf html epub  ## the book: HTML, PDF and EPUB in $(B)/
+all: outputs solution-markers pdf html epub  ## the book: HTML, PDF and EPUB in $(B)/
 help:  ## this list (options: V=1 shows commands, B=DIR the build folder)
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' Makefile \
 	  | sed 's|$$(B)|$(B)|g'
