@@ -611,6 +611,7 @@ static void print_tokens(const run_t *run, const int *tok, int n) {
         for (int j = 0; j <= blen; j++) {
             if (j == blen && i < n) break;
             if (i == n || b[j] == '\n') {          // the end, or a newline: flush
+                while (len > 0 && line[len - 1] == ' ') len--;   // no trailing spaces
                 printf("%s%.*s\n", len ? "    " : "", len, line);
                 len = 0;
                 continue;
@@ -969,7 +970,7 @@ static int start(run_t *run, cli_t *cli, report_t *r, int argc, char **argv) {
 
 int main(int argc, char **argv) {
     static run_t run = {.o = {.vocab = 512, .width = 64, .layers = 2, .heads = 4,
-                              .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 6,
+                              .kv_heads = 2, .rounds = 16, .steps = 100, .batch = 4,
                               .ctx = 64, .lr = 3e-3, .temperature = 0.8, .top_p = 0.9,
                               .top_k = 40, .corpus = CORPUS_PATH, .prompt = "%\n"}};
     cli_t cli;
