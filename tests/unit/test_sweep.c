@@ -685,6 +685,16 @@ static void sw_tanh_fast(const int *s) {
     const float xs[] = {-1e30f, -0.5f, 0.0f, 0.1f, 3.0f};
     fin1(tanh_fast(xs[s[0] + 1]), "tanh_fast");
 }
+// the row functions: sizes 0, 0, 5, 9, 13 (the tail alone, a vector and a tail)
+static void sw_fmath_rows(const int *s) {
+    size_t n = s[0] < 1 ? 0 : (size_t)(4 * s[0] + 1);
+    float *e = fb(n), *t = fb(n), *g = fb(n);
+    expf_n(e, n);
+    tanh_fast_n(t, n);
+    sigmoid_n(g, n);
+    fin(e, n, "expf_n"); fin(t, n, "tanh_fast_n"); fin(g, n, "sigmoid_n");
+    free(e); free(t); free(g);
+}
 static void sw_embedding(const int *s) {
     int n = s[0], v = s[1], e = s[2];
     float *table = fb(N2(v, e)), *pe = fb(N2(n, e)), *out = fb(N2(n, e));
@@ -1940,6 +1950,7 @@ static const sweep_t SWEEP[] = {
         {"tmat_mul_acc tmat_mul_bt_acc tmat_at_mul_acc tmat_set_rows tmat_sum_rows_acc",
          3, sw_tmat},
         {"tanh_fast", 1, sw_tanh_fast},
+        {"expf_n tanh_fast_n sigmoid_n", 1, sw_fmath_rows},
         {"embedding_forward embedding_backward embedding_pos_forward "
          "embedding_pos_backward",
          3, sw_embedding},

@@ -10,6 +10,8 @@
 #ifndef FMATH_H
 #define FMATH_H
 
+#include <stddef.h>
+
 // The largest error of tanh_fast against tanh computed in double, relative to
 // the true value, over every float (2.41e-7, at x = 0.126274168; test_fmath.c
 // checks it).
@@ -19,5 +21,16 @@
 // above it (1 - t) / (1 + t) with t = exp(-2 |x|); NaN for NaN; +-1 for
 // large |x|.
 float tanh_fast(float x);
+
+// The same functions over n floats in place: x[i] = expf(x[i]), tanh_fast(x[i]),
+// 1 / (1 + expf(-x[i])). Each result has the bits of the one-float function.
+// Where the processor has AVX2 and FMA, eight floats at a time by the algorithm
+// of glibc's expf for such processors (__expf_fma: a 32-entry table of 2^(i/32)
+// and a cubic, in double, with its very fused multiply-adds), so the bits are
+// those glibc gives; elsewhere, and for |x| >= 88 or NaN, one at a time by
+// expf itself. test_fmath.c compares the two over every float of a wide range.
+void expf_n(float *x, size_t n);
+void tanh_fast_n(float *x, size_t n);
+void sigmoid_n(float *x, size_t n);
 
 #endif

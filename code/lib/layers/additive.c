@@ -39,10 +39,9 @@ void addattn_forward(const addattn_dims_t *d, const float *s, const float *w_a,
         for (int t = 0; t < t_len; t++) {
             const float *kt = keys + ((size_t)t * b + i) * a;
             float *tt = th + ((size_t)t * b + i) * a, e = 0.0f;
-            for (int j = 0; j < a; j++) {
-                tt[j] = tanh_fast(wq[(size_t)i * a + j] + kt[j]); // tanh(s W_a + h U_a)
-                e += v[j] * tt[j];                            // e = v . tanh(...)
-            }
+            for (int j = 0; j < a; j++) tt[j] = wq[(size_t)i * a + j] + kt[j];
+            tanh_fast_n(tt, (size_t)a);                       // tanh(s W_a + h U_a)
+            for (int j = 0; j < a; j++) e += v[j] * tt[j];    // e = v . tanh(...)
             al[t] = e;
             if ((!mask || mask[(size_t)i * t_len + t]) && e > mx) mx = e;
         }

@@ -25,8 +25,6 @@ float *gru_bind(gru_params_t *p, float *buf, int d_in, int h) {
     return p->b_hh + 3 * h;
 }
 
-static float sigmoidf(float a) { return 1.0f / (1.0f + expf(-a)); }
-
 // snippet: gru_cell_forward
 void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
                       float *h_out, float *cache, float *work, int b) {
@@ -40,14 +38,16 @@ void gru_cell_forward(const gru_params_t *p, const float *x, const float *h,
     for (int i = 0; i < b; i++) {
         const float *a = gi + (size_t)i * g3, *c = gh + (size_t)i * g3;
         float *r = cache + (size_t)i * 4 * hd, *z = r + hd, *n = z + hd, *ghn = n + hd;
+        for (int j = 0; j < 2 * hd; j++) r[j] = a[j] + c[j];    // r, then z after it
+        sigmoid_n(r, (size_t)2 * hd);                           // reset, update gates
         for (int j = 0; j < hd; j++) {
-            r[j] = sigmoidf(a[j] + c[j]);                       // reset gate
-            z[j] = sigmoidf(a[hd + j] + c[hd + j]);             // update gate
             ghn[j] = c[2 * hd + j];                             // h W_hn + b_hn
-            n[j] = tanh_fast(a[2 * hd + j] + r[j] * ghn[j]);        // candidate
-            h_out[(size_t)i * hd + j] =
-                (1.0f - z[j]) * n[j] + z[j] * h[(size_t)i * hd + j];
+            n[j] = a[2 * hd + j] + r[j] * ghn[j];
         }
+        tanh_fast_n(n, (size_t)hd);                             // candidate
+        float *hi = h_out + (size_t)i * hd;
+        const float *h0 = h + (size_t)i * hd;
+        for (int j = 0; j < hd; j++) hi[j] = (1.0f - z[j]) * n[j] + z[j] * h0[j];
     }
 }
 // end snippet

@@ -198,7 +198,7 @@ static void encode(const s2s_params_t *p, const s2s_config_t *c, const int *src,
     }
     tmat_set_rows(w->s0, p->b_init, b, h);
     tmat_mul_acc(w->cfix, p->w_init, w->s0, b, k, h);
-    for (size_t q = 0; q < (size_t)b * h; q++) w->s0[q] = tanh_fast(w->s0[q]);
+    tanh_fast_n(w->s0, (size_t)b * h);
     if (c->attention) addattn_keys_forward(w->ann, p->u_a, w->keys, t_len, b, k, c->a);
 }
 
