@@ -2,6 +2,9 @@
 #include "layers/gqa.h"
 
 #include <math.h>
+#include <stddef.h>
+
+#include "base/fmath.h"
 
 int gqa_check(const gqa_shape_t *s) {
     if (s->B < 0 || s->T < 0 || s->NH < 0 || s->HS < 0 || s->NKV < 1 || s->NH % s->NKV)
@@ -36,11 +39,10 @@ int gqa_forward(const gqa_shape_t *s, float *out, float *att, const float *q,
                     att_t[t2] = dot * scale;
                     if (att_t[t2] > max) max = att_t[t2];
                 }
+                for (int t2 = 0; t2 <= t; t2++) att_t[t2] -= max;
+                expf_n(att_t, (size_t)t + 1);           // exp, a row at a time
                 double sum = 0.0;
-                for (int t2 = 0; t2 <= t; t2++) {
-                    att_t[t2] = expf(att_t[t2] - max);
-                    sum += att_t[t2];
-                }
+                for (int t2 = 0; t2 <= t; t2++) sum += att_t[t2];
                 for (int t2 = 0; t2 < T; t2++)
                     att_t[t2] = t2 <= t ? (float)(att_t[t2] / sum) : 0.0f;   // causal
                 float *out_t = out + (b * T + t) * qC + h * HS;

@@ -4,13 +4,17 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "base/fmath.h"
+
 double xent_softmax_row(const float *z, float *p, int v, float *mx) {
     *mx = 0.0f;
     if (v < 1) return 0.0;
     float m = z[0];
     for (int j = 1; j < v; j++) m = z[j] > m ? z[j] : m;
     double sum = 0.0;
-    for (int j = 0; j < v; j++) sum += (p[j] = expf(z[j] - m));
+    for (int j = 0; j < v; j++) p[j] = z[j] - m;
+    expf_n(p, (size_t)v);
+    for (int j = 0; j < v; j++) sum += p[j];
     for (int j = 0; j < v; j++) p[j] = (float)(p[j] / sum);
     *mx = m;
     return sum;
