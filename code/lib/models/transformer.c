@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmath.h"
 #include "base/tmat.h"
 #include "base/v4f.h"
 #include "base/views.h"
@@ -331,6 +332,9 @@ static void attend_row_backward(const att_cache_t *fw, att_cache_t *dd, int stri
 // decodes with attend_row and compares, and tests/unit/test_transformer.c
 // compares forward and gradients with this file built without these (define
 // TF_ROWWISE). They need d_k a multiple of 4; other heads take the loops above.
+// attend_head and attend_head_backward are compiled twice, for any x86-64 and
+// for AVX2 (target_clones: the loader picks), where the loops over keys take
+// eight at a time; no contraction or reordering either way, so the same bits.
 
 // The d_k columns of one head, rows (n, stride) from m -> t (d_k, n): one key's
 // numbers in a column, so that a loop over keys reads consecutive floats.
@@ -353,6 +357,7 @@ static void dots_by_column(const float *x, const float *t, int n, int n_used, in
 
 // attend_row for every query of one head: h->q, h->ctx (tq rows), h->k, h->v
 // (tk rows), all with one stride; h->a (tq, tk); kt (d_k tk) scratch.
+__attribute__((target_clones("avx2", "default")))
 static void attend_head(const att_cache_t *h, int stride, int tq, int tk, int d_k,
                         const unsigned char *key_mask, int causal, float *kt) {
     const float *q = h->q, *v = h->v;
@@ -370,12 +375,11 @@ static void attend_head(const att_cache_t *h, int stride, int tq, int tk, int d_
             ai[j] *= scale;
             if (ai[j] > mx) mx = ai[j];
         }
+        for (int j = 0; j < n_keys; j++)      // a hidden key: e^-inf = 0
+            ai[j] = key_mask && !key_mask[j] ? -INFINITY : ai[j] - mx;
+        expf_n(ai, (size_t)n_keys);
         float sum = 0.0f;
-        for (int j = 0; j < n_keys; j++) {
-            if (key_mask && !key_mask[j]) continue;
-            ai[j] = expf(ai[j] - mx);
-            sum += ai[j];
-        }
+        for (int j = 0; j < n_keys; j++) sum += ai[j];
         for (int c = 0; c < d_k; c++) ci[c] = 0.0f;
         if (sum == 0.0f) continue;
         for (int j = 0; j < n_keys; j++) ai[j] /= sum;
@@ -391,6 +395,7 @@ static void attend_head(const att_cache_t *h, int stride, int tq, int tk, int d_
 // attend_row_backward for every query of one head: fw as attend_head's inputs
 // and a (tq, tk); dd->ctx (tq rows) -> dd->q (tq rows), dd->k, dd->v (tk rows)
 // +=. vt (d_k tk), g and ds (tk,) scratch.
+__attribute__((target_clones("avx2", "default")))
 static void attend_head_backward(const att_cache_t *fw, att_cache_t *dd, int stride,
                                  int tq, int tk, int d_k, int causal, float *vt,
                                  float *g, float *ds) {
