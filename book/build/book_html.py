@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -43,6 +44,30 @@ def pandoc(args, text):
         raise BadPiece('pandoc ' + ' '.join(args) + ': ' + run.stderr.decode('utf-8', 'replace').strip())
     sys.stderr.write(run.stderr.decode('utf-8', 'replace'))
     return run.stdout.decode('utf-8')
+
+
+# What the page's pandoc run reads besides its input: the template and what
+# --self-contained inlines (the stylesheet, book.js), the stamp filter and the
+# stamp, and pandoc itself.
+SHELL_FILES = ['book/template.html', 'book/style.css', 'book/book.js', 'book/assemble.lua',
+               'book/filter/stamp.lua', 'book/filter/util.lua', 'book/filter/book.lua',
+               'book/filter/deps.lua']
+
+
+def shell_inputs():
+    h = hashlib.sha1()
+    # the stamp stamp.lua reads
+    stamp = os.path.join(os.environ.get('LITERATE_BUILD') or 'build', 'stamp.txt')
+    for f in SHELL_FILES + [stamp]:
+        try:
+            with open(f, 'rb') as fh:
+                h.update(f.encode('utf-8') + b'\0' + fh.read() + b'\0')
+        except FileNotFoundError:
+            h.update(f.encode('utf-8') + b'\0-\0')
+    exe = shutil.which('pandoc')
+    st = os.stat(exe) if exe else None
+    h.update(f'{exe} {st.st_size if st else 0} {st.st_mtime_ns if st else 0}'.encode('utf-8'))
+    return h.hexdigest()
 
 
 def numbered_chapters(blocks):
@@ -120,16 +145,33 @@ def main(argv):
             if i == 0:   # a highlighted listing, so that the page gets the highlighting CSS
                 shell.append({'t': 'CodeBlock', 'c': [['', ['c'], []], 'int x;']})
             shell.append({'t': 'RawBlock', 'c': ['html', MARK % i]})
-        page = pandoc(['--to', 'html5', '--standalone', '--self-contained', '--lua-filter',
-                       'book/assemble.lua', '--toc', '--toc-depth', '1', '--number-sections',
-                       '--metadata', 'whole-book=true', '--metadata', 'pagetitle=The whole book']
-                      + PAGE, document(api, meta, shell))
+        # The page around the bodies changes only with the chapters' titles, the
+        # template and what --self-contained puts in: kept like a body, under the
+        # hash of all that, so an edit inside a chapter does not write it again.
+        args = (['--to', 'html5', '--standalone', '--self-contained', '--lua-filter',
+                 'book/assemble.lua', '--toc', '--toc-depth', '1', '--number-sections',
+                 '--metadata', 'whole-book=true', '--metadata', 'pagetitle=The whole book']
+                + PAGE)
+        text = document(api, meta, shell)
+        key = hashlib.sha1((SELF + ' '.join(args) + '\0' + text + '\0' + shell_inputs())
+                           .encode('utf-8')).hexdigest()[:16]
+        cached = os.path.join(cache, f'page.{key}.html')
+        keep.add(os.path.basename(cached))
+        try:
+            with open(cached, encoding='utf-8') as f:
+                page = f.read()
+        except FileNotFoundError:
+            page = pandoc(args, text)
+            write_atomically(cached, page)
+        out_parts, at = [], 0   # the page cut at each piece's pair of marks, joined once
         for i, body in enumerate(bodies):
-            a = page.find(MARK % i)
-            b = page.find(MARK % i, a + 1)
+            a = page.find(MARK % i, at)
+            b = page.find(MARK % i, a + 1) if a >= 0 else -1
             if a < 0 or b < 0:
                 raise BadPiece(f'the page pandoc wrote has no place for piece {paths[i]}')
-            page = page[:a] + body + page[b + len(MARK % i):]
+            out_parts += [page[at:a], body]
+            at = b + len(MARK % i)
+        page = ''.join(out_parts) + page[at:]
     except BadPiece as e:
         sys.stderr.write(f'book_html.py: {e}\n')
         return 1
