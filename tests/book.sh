@@ -331,3 +331,30 @@ done
 if [ ${#small[@]} -eq 0 ]; then pass "figure text is at least 11 px tall at phone width"
 else fail "figure text is at least 11 px tall at phone width" "$(printf '%s\n' "${small[@]}")"; fi
 for o in "${own[@]}"; do echo "# $o"; done
+
+# book.html keeps the page around the chapters' bodies under the hash of what
+# makes it (book/build/book_html.py, shell_inputs): a change to one of those
+# (here the stylesheet, which --self-contained puts in the page) is in the next
+# book.html, though every body and the page's own document are unchanged. Run on
+# copies (book/, the pieces and their kept bodies), so the build is untouched.
+what="book.html made again after a change to book/style.css holds the change (its kept page is not reused)"
+T=$(mktemp -d)
+if [ -d "$B/pieces/html5" ] && mkdir -p "$T/b/pieces" && cp -r book "$T/book" &&
+   cp -r "$B/pieces/html5" "$B/pieces/html5-body" "$T/b/pieces/" 2>/dev/null &&
+   cp "$B/stamp.txt" "$T/b/"; then
+  pieces=("$T/b/pieces/html5/preface.json")
+  for md in chapters/[0-9][0-9]-*.md; do pieces+=("$T/b/pieces/html5/$(basename "$md" .md).json"); done
+  pieces+=("$T/b/pieces/html5/glossary.json" "$T/b/pieces/html5/appendix.json"
+           "$T/b/pieces/html5/backmatter.json")
+  # a body made again (not kept) finds its figures where the pieces name them
+  ln -s "$(cd "$B" && pwd)" "$T/$(basename "$B")" 2>/dev/null
+  mark="planted-style-$$"
+  top=$(pwd)
+  if (cd "$T" && LITERATE_BUILD=b python3 "$top/book/build/book_html.py" b b/one.html "${pieces[@]}") &&
+     printf '\n.%s { color: red }\n' "$mark" >> "$T/book/style.css" &&
+     (cd "$T" && LITERATE_BUILD=b python3 "$top/book/build/book_html.py" b b/two.html "${pieces[@]}") &&
+     ! grep -q "$mark" "$T/b/one.html" && grep -q "$mark" "$T/b/two.html"; then
+    pass "$what"
+  else fail "$what" "one.html holds the mark: $(grep -c "$mark" "$T/b/one.html" 2>/dev/null); two.html: $(grep -c "$mark" "$T/b/two.html" 2>/dev/null)"; fi
+else fail "$what" "no pieces in $B/pieces/html5 to copy"; fi
+rm -rf "$T"
