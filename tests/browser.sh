@@ -51,7 +51,8 @@ fi
 # The search's snippets show maths as plain text, never TeX (check.mjs checks
 # the book's). Planted: the first three chapters' search records made again
 # with the maths converter disabled (book/filter/plainmath.lua returning the
-# TeX as it is); the same check, run on them, must fail and quote the TeX.
+# TeX as it is; the HTML itself is not kept, so not highlighted); the same check,
+# run on them, must fail and quote the TeX.
 PS=$(mktemp -d)
 cp -r book "$PS/book"
 printf 'return { convert = function(t) return t, {} end, symbol = function() end }\n' \
@@ -63,7 +64,7 @@ made=1
 for md in "${mds[@]:0:3}"; do
   LITERATE_BUILD="$B" LITERATE_CHAPTERS="${mds[*]}" LITERATE_PROGRAMS="${progs[*]}" \
     LITERATE_DEPS="$PS/$(basename "$md" .md).html.d" \
-    pandoc --lua-filter "$PS/book/literate.lua" -t html5 --mathml "$md" -o /dev/null 2>/dev/null || made=0
+    pandoc --lua-filter "$PS/book/literate.lua" -t html5 --mathml --no-highlight "$md" -o /dev/null 2>/dev/null || made=0
 done
 { echo 'window.BOOK_SEARCH = ['; cat "$PS"/*.html.search 2>/dev/null; echo '];'; } > "$PS/b/html/search-index.js"
 cp "$B/html/minisearch.js" "$B/html/$(basename "${mds[0]}" .md).html" "$PS/b/html/" || made=0
