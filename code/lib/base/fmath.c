@@ -30,8 +30,7 @@ static void sigmoid_n1(float *x, size_t n) {
     for (size_t i = 0; i < n; i++) x[i] = sigmoid1(x[i]);
 }
 
-// FMATH_PORTABLE (a test defines it) keeps only the one-at-a-time loops.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(FMATH_PORTABLE)
+#if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #include <stdint.h>
 

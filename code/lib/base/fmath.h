@@ -26,9 +26,10 @@ float tanh_fast(float x);
 // 1 / (1 + expf(-x[i])). Each result has the bits of the one-float function.
 // Where the processor has AVX2 and FMA, eight floats at a time by the algorithm
 // of glibc's expf for such processors (__expf_fma: a 32-entry table of 2^(i/32)
-// and a cubic, in double, with its very fused multiply-adds), so the bits are
+// and a cubic, in double, with the same fused multiply-adds), so the bits are
 // those glibc gives; elsewhere, and for |x| >= 88 or NaN, one at a time by
-// expf itself. test_fmath.c compares the two over every float of a wide range.
+// expf itself. test_fmath.c compares the two, on floats spread over every
+// exponent and on the edges.
 void expf_n(float *x, size_t n);
 void tanh_fast_n(float *x, size_t n);
 void sigmoid_n(float *x, size_t n);

@@ -2,7 +2,6 @@
 #include "layers/gqa.h"
 
 #include <math.h>
-#include <stddef.h>
 
 #include "base/fmath.h"
 
