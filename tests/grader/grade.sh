@@ -6,9 +6,9 @@
 #   grader/grade.sh [-o RESULTS.json] [-q]      (run from the pack's top directory)
 #   grader/grade.sh --prebuild                  (once, when the autograder is set up)
 #
-# --prebuild builds what holds no student code -- the judges and the runner's
-# own objects -- into grader/built/, with a checksum of the pack files they were
-# built from; a grading uses them when the checksum still matches, and builds
+# --prebuild builds what holds no student code -- the judges, the runner's own
+# objects and the pack's library files that hold no task -- into grader/built/,
+# with a checksum of the pack files they were built from; a grading uses them when the checksum still matches, and builds
 # them itself otherwise (a student's pack has none: make grade builds them).
 #
 # Reads grader/tasks.tsv (task, source file, what to write) and grader/tests.tsv
@@ -55,7 +55,6 @@ CC=${GRADER_CC:-cc}
 SEED=${GRADER_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}
 # Warnings are shown, never fatal: a student loses points for wrong results only.
 CFLAGS="-std=c11 -O2 -ffp-contract=off -Wall -Wextra -Icode/lib"
-START=$(date +%s)
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/grade.XXXXXX") || exit 2
 chmod 711 "$W"
@@ -131,10 +130,11 @@ TEST_FILES=$(awk -F'\t' '$1 !~ /^#/ && NF >= 5 {print $2}' grader/tests.tsv | so
 # submission and in the stubs alike, so the runner can call it and the judge's
 # copy of its file calls the proxy.
 unstatic() {   # unstatic FILE (in place)
-  local t
+  local t e=()
   for t in "${TASKS[@]}"; do
-    sed -i -E "s/^static[[:space:]]+(([A-Za-z_][A-Za-z0-9_]*[[:space:]*]+)+$t[[:space:]]*\()/\1/" "$1"
+    e+=(-e "s/^static[[:space:]]+(([A-Za-z_][A-Za-z0-9_]*[[:space:]*]+)+$t[[:space:]]*\()/\1/")
   done
+  [ ${#e[@]} -eq 0 ] || sed -i -E "${e[@]}" "$1"
 }
 # fixed_sum: a checksum of what build_fixed reads (every pack file but the task
 # sources, which a submission replaces) and of how it compiles
@@ -144,8 +144,11 @@ fixed_sum() {
       grep -vxF -f <(printf '%s\n' "${TASK_SRC[@]}") | xargs -r -d '\n' sha256sum
   } | sha256sum | cut -d' ' -f1
 }
-# build_fixed DIR: DIR/runner/*.o and DIR/judge/TESTFILE (a judge that does not
-# build is left out: its tests report a link error); messages in $W/msg
+# build_fixed DIR [lib]: DIR/runner/*.o and DIR/judge/TESTFILE (a judge that does
+# not build is left out: its tests report a link error); messages in $W/msg. With
+# "lib" (--prebuild) also DIR/lib/*.o: the pack's library files that hold no task,
+# compiled as a grading compiles them (the same flags, from the same folder),
+# which a grading that uses DIR then copies instead of compiling them again.
 build_fixed() {
   local d=$1 src s o t tf def=""
   mkdir -p "$d/runner" "$d/jobj" "$d/judge"
@@ -167,9 +170,9 @@ build_fixed() {
   # that a call inside a file goes through the symbol the proxy replaces.
   for src in code/lib/*/*.c; do
     s=$src; [ -f "grader/stubs/$src" ] && s="grader/stubs/$src"
-    o="$d/jobj/$(echo "$src" | tr / _).o"
+    o="$d/jobj/${src//\//_}.o"
     cp "$s" "$d/src.c"; unstatic "$d/src.c"
-    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -Icode/lib/$(dirname "${src#code/lib/}") \
+    "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -I"${src%/*}" \
       -c "$d/src.c" -o "$o" 2>>"$W/msg/judge.log"
     for t in "${TASKS[@]}"; do
       objcopy --weaken-symbol="$t" "$o"
@@ -182,13 +185,21 @@ build_fixed() {
       -o "$d/judge/$tf" > "$W/msg/judge-$tf.log" 2>&1 || rm -f "$d/judge/$tf"
   done
   rm -rf "$d/jobj" "$d/jlib.a" "$d/src.c" "$d/shims.c"
+  if [ "${2:-}" = lib ]; then
+    mkdir -p "$d/lib"
+    for src in code/lib/*/*.c; do
+      is_task_src "$src" && continue
+      o="$d/lib/${src//\//_}.o"
+      "$CC" $CFLAGS -c "$src" -o "$o" 2>/dev/null || rm -f "$o"
+    done
+  fi
 }
 
 if [ "$PREBUILD" = 1 ]; then
   sum=$(fixed_sum)
   rm -rf grader/built.tmp
   # every judge builds from the stubs alone, or the pack is broken: say which
-  if build_fixed grader/built.tmp > "$W/msg/runner.log" 2>&1; then
+  if build_fixed grader/built.tmp lib > "$W/msg/runner.log" 2>&1; then
     for tf in $TEST_FILES; do
       [ -x "grader/built.tmp/judge/$tf" ] ||
         echo "the judge $tf does not build: $(head -c 600 "$W/msg/judge-$tf.log")" >> "$W/msg/runner.log"
@@ -266,22 +277,24 @@ submitted() {   # submitted SRC: a task file the student changed (else the pack'
 }
 use_stub() {   # use_stub SRC: the stub replaces a refused or broken file
   cp "grader/stubs/$1" "$B/$1"; unstatic "$B/$1"
-  compile_as "$1" "obj/$(echo "$1" | tr / _).o" "$W/msg/$(echo "$1" | tr / _).log.lib" ||
+  compile_as "$1" "obj/${1//\//_}.o" "$W/msg/${1//\//_}.log.lib" ||
     FATAL="$FATAL$1 "
 }
 SRCS=$(cd "$B" && ls code/lib/*/*.c 2>/dev/null | sort)
 for src in $SRCS; do
-  base=$(echo "$src" | tr / _)
+  base=${src//\//_}
   if submitted "$src"; then
     why=""; [ -z "${GRADER_NO_REFUSE:-}" ] && why=$(source_refusal "$B/$src")
     if [ -n "$why" ]; then
-      REFUSED[$src]="$(basename "$src") is refused ($why)"; say "  ${REFUSED[$src]}"
+      REFUSED[$src]="${src##*/} is refused ($why)"; say "  ${REFUSED[$src]}"
       use_stub "$src"
     elif ! compile_as "$src" "obj/$base.o" "$W/msg/$base.log"; then
       BROKEN[$src]="$W/msg/$base.log"
       say "  $src does not compile: its tasks score 0 (the stub is used instead)"
       use_stub "$src"
     fi
+  elif ! is_task_src "$src" && [ -f "$FIXED/lib/$base.o" ]; then
+    cp "$FIXED/lib/$base.o" "$B/obj/$base.o"   # the pack's own file, compiled by --prebuild
   else
     compile_as "$src" "obj/$base.o" "$W/msg/$base.log.lib" || FATAL="$FATAL$src "
   fi
@@ -290,12 +303,12 @@ done
 [ -n "$RUN_UID" ] && chown -R 0:0 "$B"
 for src in $SRCS; do
   [ -z "${GRADER_NO_REFUSE:-}" ] && submitted "$src" && [ -z "${REFUSED[$src]:-}" ] && [ -z "${BROKEN[$src]:-}" ] || continue
-  base=$(echo "$src" | tr / _)
+  base=${src//\//_}
   cp "grader/stubs/$src" "$W/stub/$base.c"; unstatic "$W/stub/$base.c"
   "$CC" $CFLAGS -c "$W/stub/$base.c" -o "$W/stub/$base.o" 2>/dev/null
   why=$(symbol_refusal "$B/obj/$base.o" "$W/stub/$base.o")
   if [ -n "$why" ]; then
-    REFUSED[$src]="$(basename "$src") is refused: it $why"; say "  ${REFUSED[$src]}"
+    REFUSED[$src]="${src##*/} is refused: it $why"; say "  ${REFUSED[$src]}"
     cp "grader/stubs/$src" "$B/$src"; unstatic "$B/$src"
     "$CC" $CFLAGS -c "$B/$src" -o "$B/obj/$base.o" > "$W/msg/$base.log.lib" 2>&1 ||
       FATAL="$FATAL$src "
@@ -310,7 +323,7 @@ fi
 if [ -n "$FATAL" ]; then
   say "  cannot build: $FATAL"
   { echo "The pack does not build: $FATAL"; for f in $FATAL; do
-      l="$W/msg/$(echo "$f" | tr / _).log.lib"; [ -f "$l" ] && head_msg "$l"; done; } > "$W/msg/fatal"
+      l="$W/msg/${f//\//_}.log.lib"; [ -f "$l" ] && head_msg "$l"; done; } > "$W/msg/fatal"
 fi
 
 # ---------------------------------------------------------------------------
@@ -328,7 +341,8 @@ chmod 755 "$W/bin" "$W"/bin/* 2>/dev/null   # Criterion re-reads its own binary
 # ---------------------------------------------------------------------------
 # Run: one process per graded test, with limits
 
-# run_judged TESTFILE FILTER OUT RUNOUT -> prints "status"; the judge runs as us.
+# run_judged TESTFILE FILTER OUT RUNOUT -> the judge's exit status in RC; the
+# judge runs as us. (Not in a $(...): a grading forks as few shells as it can.)
 run_judged() {
   local dir="$W/run.$N"
   mkdir -p "$dir"; : > "$4"
@@ -341,7 +355,7 @@ run_judged() {
       GRADER_MEM_MB="$MEM_MB" GRADER_OUT_KB="$OUT_KB" GRADER_SEED="$SEED" \
       timeout -k 1 "$((WALL * 2))" "$FIXED/judge/$1" --filter "$2" -j1 --color=never \
       --short-filename </dev/null ) > "$3" 2>&1
-  echo $?
+  RC=$?
   sweep; rm -rf "$dir"
 }
 
@@ -357,7 +371,7 @@ while IFS=$'\t' read -r task tf filter points vis; do
   if [ -n "$FATAL" ]; then
     verdict="build failed"; cat "$W/msg/fatal" > "$msg"
   elif [ -n "$src" ] && [ -n "${MISSING[$src]:-}" ]; then
-    verdict="not submitted"; echo "$(basename "$src") was not found in the submission." > "$msg"
+    verdict="not submitted"; echo "${src##*/} was not found in the submission." > "$msg"
   elif [ -n "$src" ] && [ -n "${REFUSED[$src]:-}" ]; then
     verdict="refused"; echo "${REFUSED[$src]} Its tasks score 0." > "$msg"
   elif [ -n "$src" ] && [ -n "${BROKEN[$src]:-}" ]; then
@@ -369,11 +383,13 @@ while IFS=$'\t' read -r task tf filter points vis; do
       { echo "The submission does not link:"; head_msg "$W/msg/runner.log"
         [ -f "$W/msg/judge-$tf.log" ] && head_msg "$W/msg/judge-$tf.log"; } > "$msg"
     else
-      rc=$(run_judged "$tf" "$filter" "$out" "$runout")
+      run_judged "$tf" "$filter" "$out" "$runout"; rc=$RC
       # The judge's own report: it links no student code, so its lines are ours.
-      syn=$(grep -a '^\[====\] Synthesis:' "$out" | tail -n 1)
-      tested=$(echo "$syn" | sed -n 's/.*Tested: \([0-9]*\).*/\1/p')
-      passing=$(echo "$syn" | sed -n 's/.*Passing: \([0-9]*\).*/\1/p')
+      # Its last synthesis line; the numbers after its last "Tested: " and "Passing: ".
+      syn=$(grep -a '^\[====\] Synthesis:' "$out"); syn=${syn##*$'\n'}
+      tested=""; passing=""
+      [[ $syn =~ .*Tested:\ ([0-9]*) ]] && tested=${BASH_REMATCH[1]}
+      [[ $syn =~ .*Passing:\ ([0-9]*) ]] && passing=${BASH_REMATCH[1]}
       if [ -z "$tested" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
         verdict="time limit"; tested=0; passing=0
         echo "The test did not finish within $((WALL * 2)) s; it scores 0. Look for a slow or endless loop." > "$msg"
@@ -405,14 +421,21 @@ while IFS=$'\t' read -r task tf filter points vis; do
   case "$passing" in ''|*[!0-9]*) passing=0 ;; esac
   [ "$verdict" = passed ] || [ "${verdict%% *}" = passed ] || [ "${verdict%% *}" = failed ] ||
     [ "${verdict%% *}" = crashed ] || { tested=0; passing=0; }
-  score=$(awk -v p="$points" -v a="$passing" -v b="$tested" \
-          'BEGIN {if (a > b) a = b; printf "%g", (b > 0 ? p * a / b : 0)}')
-  ROWS+=("$(printf '%-66.66s %5s / %-3s %s' "$name" "$score" "$points" "$verdict")")
+  # points x passing / tested; awk's %g where it is not whole points or none
+  if [ "$tested" = 0 ]; then score=0
+  elif [[ $points =~ ^(0|[1-9][0-9]{0,5})$ && $tested =~ ^[1-9][0-9]{0,8}$ &&
+          $passing =~ ^[0-9]{1,9}$ ]] && { [ "$passing" -ge "$tested" ] || [ "$passing" = 0 ]; }; then
+    [ "$passing" = 0 ] && score=0 || score=$points
+  else
+    score=$(awk -v p="$points" -v a="$passing" -v b="$tested" \
+            'BEGIN {if (a > b) a = b; printf "%g", (b > 0 ? p * a / b : 0)}')
+  fi
+  printf -v row '%-66.66s %5s / %-3s %s' "$name" "$score" "$points" "$verdict"
+  ROWS+=("$row")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$points" "$vis" "$tested" "$passing" \
     "$verdict" "$msg" >> "$TOTAL_ROWS"
 done < grader/tests.tsv
 
-ELAPSED=$(( $(date +%s) - START ))
 SUMMARY="Score: @SCORE@ ($N graded tests, limits: $CPU s CPU, $MEM_MB MB, $OUT_KB KB output per test)"
 [ "$SECCOMP" = -lseccomp ] || SUMMARY="$SUMMARY (no libseccomp: the runner's system calls are not filtered)"
 # results.json: by python's json module (the autograder's setup.sh installs it);
