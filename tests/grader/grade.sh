@@ -150,7 +150,7 @@ fixed_sum() {
 # compiled as a grading compiles them (the same flags, from the same folder),
 # which a grading that uses DIR then copies instead of compiling them again.
 build_fixed() {
-  local d=$1 src s o t tf def=""
+  local d=$1 src s o t tf def="" weak
   mkdir -p "$d/runner" "$d/jobj" "$d/judge"
   [ "$SECCOMP" != -lseccomp ] && def=$SECCOMP
   { echo '#include "call.h"'
@@ -174,9 +174,8 @@ build_fixed() {
     cp "$s" "$d/src.c"; unstatic "$d/src.c"
     "$CC" -std=c11 -O0 -ffp-contract=off -Icode/lib -I"${src%/*}" \
       -c "$d/src.c" -o "$o" 2>>"$W/msg/judge.log"
-    for t in "${TASKS[@]}"; do
-      objcopy --weaken-symbol="$t" "$o"
-    done
+    weak=(); for t in "${TASKS[@]}"; do weak+=("--weaken-symbol=$t"); done
+    objcopy "${weak[@]}" "$o"
   done
   ar rcs "$d/jlib.a" "$d"/jobj/*.o
   for tf in $TEST_FILES; do
