@@ -10,7 +10,8 @@
 # an edit that moves no page, one run; in a clean build, two (a stand-in contents
 # file, below). Each run stops at XeTeX's XDV and the last
 # one becomes the PDF (the PDF driver costs a sixth of a run, and only the last
-# counts). If LaTeX fails on the saved files, it starts once more without them.
+# counts). If LaTeX fails on the saved files, it starts once more without them
+# (from the stand-in contents, as a clean run does).
 # Only a complete run replaces BUILD_DIR/tex and TARGET,
 # so a run killed at any moment leaves nothing half-written behind; the next make
 # removes the leftover folder (its PID is gone).
@@ -41,6 +42,7 @@ if [ ! -f "$w/book.toc" ]; then book/build/toc_seed.py "$w/book.tex" > "$w/book.
 
 # the auxiliary files' checksum (absent files count as empty)
 aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
+seed=$PWD/book/build/toc_seed.py
 (
   cd "$w"
   pass=0 retried=
@@ -48,7 +50,10 @@ aux_sum() { { cat "${aux[@]}" 2>/dev/null || true; } | md5sum; }
     pass=$((pass + 1))
     before=$(aux_sum)
     if ! xelatex -no-pdf -interaction=nonstopmode -halt-on-error book.tex > xelatex.log 2>&1; then
-      if [ -z "$retried" ]; then retried=1; pass=0; rm -f "${aux[@]}"; continue; fi
+      # once more from nothing but the stand-in contents, as a clean run starts
+      if [ -z "$retried" ]; then
+        retried=1; pass=0; rm -f "${aux[@]}"; "$seed" book.tex > book.toc; continue
+      fi
       echo "error: xelatex failed, see $w/book.log:" >&2; grep -A5 '^!' book.log >&2
       exit 1
     fi
