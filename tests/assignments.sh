@@ -192,39 +192,50 @@ for v in used stale; do
 done
 echo '// changed' >> "$(ls "$T/image-ch01-stale"/pack/tests/unit/*.c | head -n 1)"
 # So are the prebuilt objects of the pack's library files that hold no task
-# (chapter 4's task calls into them): with each replaced by an empty object the
-# solution does not link (0), and once a pack file changed the grading compiles
-# its own (kept: GRADER_KEEP), which are the prebuilt bytes, and scores full marks.
+# (chapter 4's task calls into them) and of the task files' stubs (a submission's
+# symbols are compared with theirs): with the first replaced by empty objects the
+# solution does not link (0), with the second it is refused (0); once a pack file
+# changed, with both planted, the grading compiles its own (kept: GRADER_KEEP) and
+# scores full marks: the library's are the prebuilt bytes, the stubs' have the
+# prebuilt symbols.
 cc -c -x c /dev/null -o "$T/empty.o"
-for v in used stale; do
-  cp -R "$T/image-ch04" "$T/image-ch04-lib$v"
-  for o in "$T/image-ch04-lib$v"/pack/grader/built/lib/*.o; do [ -f "$o" ] && cp "$T/empty.o" "$o"; done
+for v in libused stubused libstale; do cp -R "$T/image-ch04" "$T/image-ch04-$v"; done
+for v in libused libstale; do
+  for o in "$T/image-ch04-$v"/pack/grader/built/lib/*.o; do [ -f "$o" ] && cp "$T/empty.o" "$o"; done
+done
+for v in stubused libstale; do
+  for o in "$T/image-ch04-$v"/pack/grader/built/stub/*.o; do [ -f "$o" ] && cp "$T/empty.o" "$o"; done
 done
 echo '// changed' >> "$(ls "$T/image-ch04-libstale"/pack/tests/unit/*.c | head -n 1)"
 autograde ch01-used "$T/sol-ch01" ch01-used & autograde ch01-stale "$T/sol-ch01" ch01-stale &
 wait
-autograde ch04-libused "$T/sol-ch04" ch04-libused &
-autograde ch04-libstale "$T/sol-ch04" ch04-libstale GRADER_KEEP=1 & wait
+autograde ch04-libused "$T/sol-ch04" ch04-libused & autograde ch04-stubused "$T/sol-ch04" ch04-stubused &
+wait
+autograde ch04-libstale "$T/sol-ch04" ch04-libstale GRADER_KEEP=1
 used=$(score "$(results ch01-used)" 2>&1); stale=$(score "$(results ch01-stale)" 2>&1)
 full=$(score "$(results ch01-solution)" 2>&1)
 if [ "${used% *}" = 0 ] && [ -n "$full" ] && [ "$stale" = "$full" ]; then
   pass "ch01: prebuilt judges are used while the pack matches them (planted failing judges: $used), and not once it changed ($stale)"
 else fail "ch01: prebuilt judges are used while the pack matches them, and not once it changed" \
   "planted failing judges: $used; with a pack file changed too: $stale; the solution: $full"; fi
-libused=$(score "$(results ch04-libused)" 2>&1); libstale=$(score "$(results ch04-libstale)" 2>&1)
-libfull=$(score "$(results ch04-solution)" 2>&1)
-kept=$(ls -d "$T/ch04-libstale/tmp"/grade.*/build/obj 2>/dev/null | head -n 1)
+libused=$(score "$(results ch04-libused)" 2>&1); stubused=$(score "$(results ch04-stubused)" 2>&1)
+libstale=$(score "$(results ch04-libstale)" 2>&1); libfull=$(score "$(results ch04-solution)" 2>&1)
+kept=$(ls -d "$T/ch04-libstale/tmp"/grade.* 2>/dev/null | head -n 1)
 same=0; differ=()
-for o in "$T/image-ch04"/pack/grader/built/lib/*.o; do
+syms() { nm -g --defined-only "$1" 2>/dev/null | awk '{print $NF}' | sort; nm -u "$1" 2>/dev/null | sort; }
+for o in "$T/image-ch04"/pack/grader/built/lib/*.o "$T/image-ch04"/pack/grader/built/stub/*.o; do
   [ -f "$o" ] || continue
-  if [ -n "$kept" ] && cmp -s "$o" "$kept/$(basename "$o")"; then same=$((same + 1))
-  else differ+=("$(basename "$o")"); fi
+  case $o in
+    */lib/*) [ -n "$kept" ] && cmp -s "$o" "$kept/build/obj/$(basename "$o")" ;;
+    *) [ -n "$kept" ] && [ -n "$(syms "$o")" ] && [ "$(syms "$o")" = "$(syms "$kept/stub/$(basename "$o")")" ] ;;
+  esac && same=$((same + 1)) || differ+=("$(basename "$o")")
 done
-if [ "${libused% *}" = 0 ] && [ -n "$libfull" ] && [ "$libstale" = "$libfull" ] &&
-   [ "$same" -gt 0 ] && [ ${#differ[@]} -eq 0 ]; then
-  pass "ch04: prebuilt library objects are used while the pack matches them (planted empty objects: $libused), and not once it changed ($libstale), where the grading compiles the same bytes ($same files)"
-else fail "ch04: prebuilt library objects are used while the pack matches them, and not once it changed, where the grading compiles the same bytes" \
-  "planted empty objects: $libused; with a pack file changed too: $libstale; the solution: $libfull; the same as compiled: $same; differ or missing: ${differ[*]:-none} (kept: ${kept:-none})"; fi
+refused=$(grep -c 'is refused: it defines' "$T/ch04-stubused/stdout")
+if [ "${libused% *}" = 0 ] && [ "${stubused% *}" = 0 ] && [ "$refused" -gt 0 ] && [ -n "$libfull" ] &&
+   [ "$libstale" = "$libfull" ] && [ "$same" -gt 1 ] && [ ${#differ[@]} -eq 0 ]; then
+  pass "ch04: prebuilt library and stub objects are used while the pack matches them (planted empty ones: $libused, refused $stubused), and not once it changed ($libstale), where the grading compiles the same ($same files)"
+else fail "ch04: prebuilt library and stub objects are used while the pack matches them, and not once it changed, where the grading compiles the same" \
+  "planted empty library objects: $libused; empty stub objects: $stubused ($refused refusals); with a pack file changed too: $libstale; the solution: $libfull; the same as compiled: $same; differ or missing: ${differ[*]:-none} (kept: ${kept:-none})"; fi
 # No task can be passed by its visible tests alone: they carry under half its points.
 for c in $CHAPTERS; do
   heavy=$(awk -F'\t' '$1 == "test" {t[$2] += $5; if ($6 == "visible") v[$2] += $5}

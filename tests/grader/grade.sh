@@ -7,7 +7,8 @@
 #   grader/grade.sh --prebuild                  (once, when the autograder is set up)
 #
 # --prebuild builds what holds no student code -- the judges, the runner's own
-# objects and the pack's library files that hold no task -- into grader/built/,
+# objects, the pack's library files that hold no task and the stubs' objects --
+# into grader/built/,
 # with a checksum of the pack files they were built from; a grading uses them when the checksum still matches, and builds
 # them itself otherwise (a student's pack has none: make grade builds them).
 #
@@ -148,7 +149,8 @@ fixed_sum() {
 # not build is left out: its tests report a link error); messages in $W/msg. With
 # "lib" (--prebuild) also DIR/lib/*.o: the pack's library files that hold no task,
 # compiled as a grading compiles them (the same flags, from the same folder),
-# which a grading that uses DIR then copies instead of compiling them again.
+# which a grading that uses DIR then copies instead of compiling them again; and
+# DIR/stub/*.o, the task files' stubs whose symbols a submission's are compared with.
 build_fixed() {
   local d=$1 src s o t tf def="" weak
   mkdir -p "$d/runner" "$d/jobj" "$d/judge"
@@ -185,9 +187,16 @@ build_fixed() {
   done
   rm -rf "$d/jobj" "$d/jlib.a" "$d/src.c" "$d/shims.c"
   if [ "${2:-}" = lib ]; then
-    mkdir -p "$d/lib"
+    mkdir -p "$d/lib" "$d/stub"
     for src in code/lib/*/*.c; do
-      is_task_src "$src" && continue
+      if is_task_src "$src"; then   # the stub a submitted file's symbols are compared with
+        o="$d/stub/${src//\//_}"
+        [ -f "grader/stubs/$src" ] || continue
+        cp "grader/stubs/$src" "$o.c"; unstatic "$o.c"
+        "$CC" $CFLAGS -c "$o.c" -o "$o.o" 2>/dev/null || rm -f "$o.o"
+        rm -f "$o.c"
+        continue
+      fi
       o="$d/lib/${src//\//_}.o"
       "$CC" $CFLAGS -c "$src" -o "$o" 2>/dev/null || rm -f "$o"
     done
@@ -303,9 +312,13 @@ done
 for src in $SRCS; do
   [ -z "${GRADER_NO_REFUSE:-}" ] && submitted "$src" && [ -z "${REFUSED[$src]:-}" ] && [ -z "${BROKEN[$src]:-}" ] || continue
   base=${src//\//_}
-  cp "grader/stubs/$src" "$W/stub/$base.c"; unstatic "$W/stub/$base.c"
-  "$CC" $CFLAGS -c "$W/stub/$base.c" -o "$W/stub/$base.o" 2>/dev/null
-  why=$(symbol_refusal "$B/obj/$base.o" "$W/stub/$base.o")
+  stub=$FIXED/stub/$base.o   # compiled by --prebuild, or here
+  if [ ! -f "$stub" ]; then
+    stub=$W/stub/$base.o
+    cp "grader/stubs/$src" "$W/stub/$base.c"; unstatic "$W/stub/$base.c"
+    "$CC" $CFLAGS -c "$W/stub/$base.c" -o "$stub" 2>/dev/null
+  fi
+  why=$(symbol_refusal "$B/obj/$base.o" "$stub")
   if [ -n "$why" ]; then
     REFUSED[$src]="${src##*/} is refused: it $why"; say "  ${REFUSED[$src]}"
     cp "grader/stubs/$src" "$B/$src"; unstatic "$B/$src"
