@@ -7,8 +7,8 @@
 // with additive attention, and the same decoder that sees only one fixed
 // summary of the source -- then compares them on held-out sentences: exact
 // match, per-token accuracy, beam search beside greedy decoding (the
-// baseline), accuracy against length, the alignment the attention model
-// learned, and example translations. Finally assembles the encoder-decoder
+// baseline), accuracy against length, a wider baseline trained twice as
+// long, the alignment the attention model learned, and example translations. Finally assembles the encoder-decoder
 // Transformer from chapter 4's blocks and runs it forward on the same shapes.
 //
 // Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
@@ -46,6 +46,7 @@ enum { N_TRAIN = 6000, N_VAL = 500, N_TEST = 2000, EVAL_BATCH = MIRROR_BATCH_MAX
 #define LR 0.008f
 enum { LEN_BIN = 4, N_BINS = (MAX_LEN - MIN_LEN) / LEN_BIN + 1 };
 #define CLIP_NORM 5.0
+enum { WIDE_H = 48 };      // the wider baseline's GRU width, against H = 32
 enum { BEAM = 4 };         // the beam search's width (small: it decodes the test set)
 
 typedef struct {
@@ -74,6 +75,9 @@ typedef struct {
     mirror_batch_t bb;
     rng_t rng;
     model_t models[2];
+    // the baseline again, wider and trained longer (the book's and the tests' runs)
+    int wide_hidden, wide_epochs;
+    model_t wide;
 } run_t;
 
 // ---------------------------------------------------------------------------
@@ -82,14 +86,15 @@ typedef struct {
 // ---------------------------------------------------------------------------
 // the models
 
+// A model of GRU width h (and attention width run->attn) trained for epochs.
 static void model_new(model_t *md, const char *name, int attention, run_t *run,
-                      rng_t *rng) {
+                      int h, int epochs, rng_t *rng) {
     md->name = name;
     s2s_config_t *c = &md->md.cfg;
-    *c = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb, .h = run->hidden,
+    *c = (s2s_config_t){.v_src = V_SRC, .v_tgt = V_TGT, .e = run->emb, .h = h,
                         .a = run->attn, .attention = attention, .b_max = EVAL_BATCH,
                         .t_max = MAX_LEN, .u_max = U_MAX};
-    trainer_config_t tc = {.epochs = run->epochs, .lr = LR,
+    trainer_config_t tc = {.epochs = epochs, .lr = LR,
                            .schedule = trainer_lr_linear,
                            .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
                            .clip = CLIP_NORM, .clock = clock_cpu_seconds,
@@ -515,6 +520,62 @@ static void section_length(report_t *r, const run_t *run) {
 }
 
 // ---------------------------------------------------------------------------
+// a wider baseline, trained longer
+
+static void section_wide(report_t *r, const run_t *run) {
+    const model_t *bs = &run->models[1], *wd = &run->wide, *at = &run->models[0];
+    report_section(r, "a wider baseline, trained longer");
+    printf("the baseline again with H = %d: %ld parameters (the attention model: "
+           "%ld),\ntrained for %d epochs on the same sentences\n",
+           run->wide_hidden, wd->tr.n, at->tr.n, run->wide_epochs);
+    printf("%5s %8s %8s %9s\n", "epoch", "train", "val", "val exact");
+    FILE *f = report_data(r, "wide_loss.dat");
+    if (f) fprintf(f, "# epoch train_loss val_loss val_exact\n");
+    int last = run->wide_epochs - 1;
+    for (int ep = 0; ep <= last; ep++) {
+        printf("%5d %8.4f %8.4f %9.3f\n", ep + 1, wd->tr.train_loss[ep],
+               wd->tr.val_loss[ep], wd->tr.val_score[ep]);
+        if (f)
+            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, wd->tr.train_loss[ep],
+                    wd->tr.val_loss[ep], wd->tr.val_score[ep]);
+    }
+    report_data_close(r, f);
+    printf("\n%-9s %10s %10s %10s\n", "length", "sentences", "baseline", "wider");
+    int zero_from = 0;   // the shortest length from which the wider gets none right
+    int base_after = 0;  // ... the sentences the baseline gets right from there on
+    for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
+        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0;
+        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
+        double b = exact_in(bs, &run->test, lo, hi, &n);
+        double w = exact_in(wd, &run->test, lo, hi, &n);
+        zero_from = w > 0 ? 0 : zero_from ? zero_from : lo;
+        base_after = zero_from ? base_after + (int)round(b * n) : 0;
+        char range[24];
+        snprintf(range, sizeof range, "%d-%d", lo, hi);
+        printf("%-9s %10d %10.3f %10.3f\n", range, n, b, w);
+        if (hi == MAX_LEN) break;
+    }
+    printf("%-20s %10.4f %10.4f\n", "test, exact match", bs->exact, wd->exact);
+    printf("%-20s %10.4f %10.4f\n", "test, token accuracy", bs->token_acc,
+           wd->token_acc);
+    report_value(r, "wide_h", "%.0f", run->wide_hidden);
+    report_value(r, "wide_epochs", "%.0f", run->wide_epochs);
+    report_value(r, "wide_params", "%.0f", (double)wd->tr.n);
+    report_value(r, "wide_exact", "%.1f", 100 * wd->exact);
+    report_value(r, "wide_train_loss", "%.2f", wd->tr.train_loss[last]);
+    report_value(r, "wide_val_loss", "%.2f", wd->tr.val_loss[last]);
+    report_value(r, "wide_zero_from", "%.0f", zero_from);
+    if (run->small) return;
+    report_check_true(r, "wider baseline: more parameters than the attention model",
+                      wd->tr.n > at->tr.n);
+    report_check_true(r, "wider baseline: still below the attention model",
+                      wd->exact < at->exact);
+    report_check_true(r, "wider baseline: none right from some length on",
+                      zero_from > 0);
+    report_check_true(r, "... and neither the chapter's baseline", base_after == 0);
+}
+
+// ---------------------------------------------------------------------------
 // what the attention model looks at
 
 // The test sentence shown in the heatmap: the first of length want.
@@ -825,6 +886,11 @@ static void section_measured(report_t *r, const run_t *run) {
                run->models[k].tr.seconds, run->epochs);
         total += run->models[k].tr.seconds;
     }
+    if (run->wide.name) {
+        printf("%-10s %6.1f s for %d epochs\n", run->wide.name, run->wide.tr.seconds,
+               run->wide_epochs);
+        total += run->wide.tr.seconds;
+    }
     printf("%-10s %6.1f s of processor time on one core, -O3, no threads\n", "total",
            total);
     printf("greedy decoding of the %d test sentences (batches of %d):\n", run->test.n,
@@ -858,16 +924,22 @@ static void run_setup(run_t *run, const opts_t *o, uint64_t seed) {
                    .n_train = small ? 300 : N_TRAIN, .small = small,
                    .n_models = o->no_attention ? 1 : 2};
     run->attn = run->hidden;
+    // the book's run: 1.5 times as wide, twice as long (--small: a tiny one)
+    run->wide_hidden = small ? 12 : WIDE_H;
+    run->wide_epochs = 2 * run->epochs;
     rng_seed(&run->rng, seed);
     const char *msm = "mirror_split_make";
     xok(PROG, mirror_split_make(&run->train, run->n_train, 1, &run->rng), msm);
     xok(PROG, mirror_split_make(&run->val, small ? 100 : N_VAL, 0, &run->rng), msm);
     xok(PROG, mirror_split_make(&run->test, small ? 200 : N_TEST, 0, &run->rng), msm);
     if (o->no_attention) {
-        model_new(&run->models[0], "baseline", 0, run, &run->rng);
+        model_new(&run->models[0], "baseline", 0, run, run->hidden, run->epochs,
+                  &run->rng);
     } else {
-        model_new(&run->models[0], "attention", 1, run, &run->rng);
-        model_new(&run->models[1], "baseline", 0, run, &run->rng);
+        model_new(&run->models[0], "attention", 1, run, run->hidden, run->epochs,
+                  &run->rng);
+        model_new(&run->models[1], "baseline", 0, run, run->hidden, run->epochs,
+                  &run->rng);
     }
 }
 
@@ -886,8 +958,21 @@ static void run_train(report_t *r, run_t *run) {
     }
 }
 
+// The wider baseline, trained longer on the same sentences, then the test split
+// decoded greedily. Its own random numbers (a copy of run's), so that the
+// sections after it draw what they drew without it.
+static void run_wide(run_t *run) {
+    rng_t rng = run->rng;
+    model_t *md = &run->wide;
+    model_new(md, "wider", 0, run, run->wide_hidden, run->wide_epochs, &rng);
+    train(md, run, &rng);
+    md->exact = split_decode(md, &run->test, &run->bb, md->test_out, NULL,
+                             &md->token_acc);
+}
+
 static void run_free(run_t *run) {
     for (int k = 0; k < run->n_models; k++) model_free(&run->models[k]);
+    if (run->wide.name) model_free(&run->wide);
     mirror_split_free(&run->train);
     mirror_split_free(&run->val);
     mirror_split_free(&run->test);
@@ -924,6 +1009,8 @@ int main(int argc, char **argv) {
     section_beam(&r, &run);
     section_length(&r, &run);
     if (!o.no_attention) {
+        run_wide(&run);
+        section_wide(&r, &run);
         section_alignment(&r, &run);
         section_examples(&r, &run);
     }

@@ -7,7 +7,8 @@
 // 7's sinusoidal positions) with Adam and a warm-up, then decodes the test
 // sentences greedily with a key/value cache and reports what chapter 8
 // reported for the GRU models: exact match, accuracy against length, where the
-// cross-attention looks, examples, and time.
+// cross-attention looks, examples, and time. The book's run also trains the
+// same model again without the warm-up (same initial weights, same batches).
 //
 // Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
 // terminal. The trained weights go to DIR/weights.bin with --data DIR.
@@ -54,6 +55,8 @@ typedef struct {
     double exact, token_acc;
     int *test_out;               // (N_TEST, U_MAX) greedy outputs
     float *test_cross;           // (N_TEST, n_dec, h, U_MAX, T_MAX) cross-attention
+    float *w0;                   // the initial weights, for the run without warm-up
+    rng_t rng0;                  // the batches' random numbers at the start of training
 } run_t;
 
 // ---------------------------------------------------------------------------
@@ -63,14 +66,19 @@ static double val_exact(void *run);
 
 // The model's buffers (in the trainer), its views and workspace, and the test
 // outputs.
+// Adam with the paper's betas and epsilon (Vaswani et al., 2017, 5.3)
+static trainer_config_t train_config(const run_t *run) {
+    return (trainer_config_t){.epochs = run->epochs, .lr = run->lr,
+                              .warmup = run->warmup, .schedule = trainer_lr_warmup,
+                              .beta1 = 0.9f, .beta2 = 0.98f, .eps = 1e-9f,
+                              .clip = CLIP_NORM, .clock = clock_cpu_seconds,
+                              .progress = progress_print, .progress_ctx = (void *)PROG};
+}
+
 static void model_new(run_t *run, rng_t *rng) {
     tf_model_t *md = &run->md;
     long n = tf_param_count(&md->cfg);
-    // Adam with the paper's betas and epsilon (Vaswani et al., 2017, 5.3)
-    trainer_config_t tc = {.epochs = run->epochs, .lr = run->lr, .warmup = run->warmup,
-                           .schedule = trainer_lr_warmup, .beta1 = 0.9f, .beta2 = 0.98f,
-                           .eps = 1e-9f, .clip = CLIP_NORM, .clock = clock_cpu_seconds,
-                           .progress = progress_print, .progress_ctx = (void *)PROG};
+    trainer_config_t tc = train_config(run);
     run->feed = (mirror_feed_t){.train = &run->train, .val = &run->val,
                                 .batch = run->batch, .eval_batch = EVAL_BATCH,
                                 .src_eos = 1, .bb = &run->bb};
@@ -92,6 +100,7 @@ static void model_free(run_t *run) {
     tf_work_free(run->md.work);
     free(run->test_out);
     free(run->test_cross);
+    free(run->w0);
 }
 
 // Greedy-decode a split; out (n, U_MAX) and cross or NULL, in the split's own
@@ -340,7 +349,31 @@ static int exact_one(const run_t *run, int i) {
     return ok && o[len] == S2S_EOS;
 }
 
-// The same bins as chapter 8's length table.
+// The exact-match rate of run's test outputs on sentences of lo..hi words; *n
+// gets their number.
+static double bin_exact(const run_t *run, int lo, int hi, int *n) {
+    int ok = 0;
+    *n = 0;
+    for (int i = 0; i < run->test.n; i++) {
+        if (run->test.len[i] < lo || run->test.len[i] > hi) continue;
+        (*n)++;
+        ok += exact_one(run, i);
+    }
+    return *n ? (double)ok / *n : 0.0;
+}
+
+// The length bins of chapter 8's table: bin k is [bin_lo(k), bin_hi(k)].
+static int bin_lo(int k) { return MIN_LEN + k * LEN_BIN; }
+static int bin_hi(int k) {
+    int hi = bin_lo(k) + LEN_BIN - 1 < MAX_LEN ? bin_lo(k) + LEN_BIN - 1 : MAX_LEN;
+    return MAX_LEN - hi < LEN_BIN / 2 ? MAX_LEN : hi;   // no tiny last bin
+}
+static int n_bins(void) {
+    int k = 0;
+    while (bin_hi(k) < MAX_LEN) k++;
+    return k + 1;
+}
+
 static void section_length(report_t *r, const run_t *run) {
     report_section(r, "accuracy against length");
     printf("exact match on the test sentences, by source length\n");
@@ -348,26 +381,104 @@ static void section_length(report_t *r, const run_t *run) {
     FILE *f = report_data(r, "length.dat");
     if (f) fprintf(f, "# mid_length n exact\n");
     double worst = 1.0, first = 0.0, last = 0.0;
-    for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
-        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0, ok = 0;
-        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
-        for (int i = 0; i < run->test.n; i++)
-            if (run->test.len[i] >= lo && run->test.len[i] <= hi)
-                n++, ok += exact_one(run, i);
-        double ex = n ? (double)ok / n : 0.0;
+    for (int k = 0; k < n_bins(); k++) {
+        int lo = bin_lo(k), hi = bin_hi(k), n;
+        double ex = bin_exact(run, lo, hi, &n);
         char range[16];
         snprintf(range, sizeof range, "%d-%d", lo, hi);
         printf("%-9s %10d %12.3f\n", range, n, ex);
         if (f) fprintf(f, "%.1f %d %.4f\n", (lo + hi) / 2.0, n, ex);
         if (n && ex < worst) worst = ex;
-        if (lo == MIN_LEN) first = ex;
+        if (k == 0) first = ex;
         last = ex;
-        if (hi == MAX_LEN) break;
     }
     report_data_close(r, f);
     report_value(r, "worst_bin", "%.3f", worst);
     report_value(r, "first_bin", "%.3f", first);
     report_value(r, "last_bin", "%.3f", last);
+}
+
+// ---------------------------------------------------------------------------
+// the same run without the warm-up
+
+// alt: run's model from the same initial weights, trained on the same batches
+// with a warm-up of 1 step (the peak learning rate from the first step), then
+// the test split decoded. Shares run's splits, feed and batch buffers.
+static void train_without_warmup(const run_t *run, run_t *alt) {
+    *alt = *run;
+    alt->warmup = 1;
+    alt->test_cross = NULL;
+    alt->w0 = NULL;
+    trainer_config_t tc = train_config(alt);
+    tf_model_t *md = &alt->md;
+    xok(PROG,
+        trainer_init(&alt->tr, &tc, run->tr.n,
+                     mirror_feed_count(run->train.n, run->batch)),
+        "trainer_init");
+    memcpy(alt->tr.w, run->w0, (size_t)run->tr.n * sizeof(float));
+    tf_bind(&md->p, alt->tr.w, &md->cfg);
+    tf_bind(&md->g, alt->tr.g, &md->cfg);
+    md->work = tf_work_new(&md->cfg);
+    xok(PROG, md->work ? 0 : -1, "tf_work_new");
+    alt->test_out = xmalloc(PROG, (size_t)run->test.n * U_MAX * sizeof(int));
+    rng_t rng = run->rng0;
+    train(alt, &rng);
+    alt->exact =
+        split_decode(alt, &alt->test, alt->test_out, NULL, &alt->token_acc, NULL);
+}
+
+// The two runs side by side: loss curves (and nowarmup.dat), test accuracy and
+// accuracy against length.
+static void section_no_warmup(report_t *r, const run_t *run, const run_t *alt) {
+    report_section(r, "without the warm-up");
+    printf("the same model from the same initial weights, on the same batches, with\n"
+           "the learning rate at its peak %.4f from the first step\n", run->lr);
+    printf("%5s  %-30s  %-30s\n", "", "warm-up", "no warm-up");
+    printf("%5s", "epoch");
+    for (int k = 0; k < 2; k++) printf("  %9s %9s %10s", "train", "val", "val exact");
+    printf("\n");
+    FILE *f = report_data(r, "nowarmup.dat");
+    if (f) fprintf(f, "# epoch train_loss val_loss val_exact, without the warm-up\n");
+    for (int ep = 0; ep < run->epochs; ep++) {
+        printf("%5d", ep + 1);
+        for (const run_t *x = run; x; x = x == run ? alt : NULL)
+            printf("  %9.4f %9.4f %10.3f", x->tr.train_loss[ep], x->tr.val_loss[ep],
+                   x->tr.val_score[ep]);
+        printf("\n");
+        if (f)
+            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, alt->tr.train_loss[ep],
+                    alt->tr.val_loss[ep], alt->tr.val_score[ep]);
+    }
+    report_data_close(r, f);
+    printf("\n%-9s %10s %10s %11s\n", "length", "sentences", "warm-up", "no warm-up");
+    double first = 0.0, last = 0.0;
+    for (int k = 0; k < n_bins(); k++) {
+        int n;
+        double with = bin_exact(run, bin_lo(k), bin_hi(k), &n);
+        last = bin_exact(alt, bin_lo(k), bin_hi(k), &n);
+        if (k == 0) first = last;
+        char range[16];
+        snprintf(range, sizeof range, "%d-%d", bin_lo(k), bin_hi(k));
+        printf("%-9s %10d %10.3f %11.3f\n", range, n, with, last);
+    }
+    printf("%-20s %10.4f %11.4f\n", "test, exact match", run->exact, alt->exact);
+    printf("%-20s %10.4f %11.4f\n", "test, token accuracy", run->token_acc,
+           alt->token_acc);
+    int end = run->epochs - 1, above = 1;   // above: a higher loss at every epoch
+    for (int ep = 0; ep <= end; ep++)
+        above &= alt->tr.train_loss[ep] > run->tr.train_loss[ep];
+    report_value(r, "nw_exact", "%.1f", 100 * alt->exact);
+    report_value(r, "nw_first_bin", "%.3f", first);
+    report_value(r, "nw_first_loss", "%.2f", alt->tr.train_loss[0]);
+    report_value(r, "nw_train_loss", "%.4f", alt->tr.train_loss[end]);
+    report_value(r, "nw_last_bin", "%.3f", last);
+    if (!run->claims) return;
+    report_check_true(r, "no warm-up: the training loss fell below a tenth of "
+                         "epoch 1's",
+                      alt->tr.train_loss[end] < alt->tr.train_loss[0] / 10);
+    report_check_true(r, "no warm-up: a higher training loss at every epoch", above);
+    report_check_true(r, "the warm-up run is the more accurate on the test set",
+                      run->exact > alt->exact);
 }
 
 // ---------------------------------------------------------------------------
@@ -664,6 +775,9 @@ static int run_setup(run_t *run, const opts_t *o, report_t *r, uint64_t seed) {
 
 // Train, then decode the test split (timed) and save the weights.
 static void run_train(report_t *r, run_t *run) {
+    run->w0 = xfloats(PROG, (size_t)run->tr.n);
+    memcpy(run->w0, run->tr.w, (size_t)run->tr.n * sizeof(float));
+    run->rng0 = run->rng;
     train(run, &run->rng);
     double t0 = clock_cpu_seconds();
     run->exact = split_decode(run, &run->test, run->test_out, run->test_cross,
@@ -690,6 +804,12 @@ static void run_sections(report_t *r, run_t *run) {
     section_training(r, run);
     section_test(r, run);
     section_length(r, run);
+    if (run->claims || run->small) {   // the book's run (and the tests' small one)
+        static run_t alt;
+        train_without_warmup(run, &alt);
+        section_no_warmup(r, run, &alt);
+        model_free(&alt);
+    }
     section_cross(r, run);
     section_cache(r, run);
     section_examples(r, run);
