@@ -8,8 +8,9 @@
 // summary of the source -- then compares them on held-out sentences: exact
 // match, per-token accuracy, beam search beside greedy decoding (the
 // baseline), accuracy against length, a wider baseline trained twice as
-// long, the alignment the attention model learned, and example translations. Finally assembles the encoder-decoder
-// Transformer from chapter 4's blocks and runs it forward on the same shapes.
+// long, the alignment the attention model learned, and example translations.
+// Finally assembles the encoder-decoder Transformer from chapter 4's blocks
+// and runs it forward on the same shapes.
 //
 // Progress (epoch, loss, accuracy, time) goes to stderr only when stderr is a
 // terminal. The trained weights go to DIR/weights_attn.bin and

@@ -358,3 +358,31 @@ if [ -d "$B/pieces/html5" ] && mkdir -p "$T/b/pieces" && cp -r book "$T/book" &&
   else fail "$what" "one.html holds the mark: $(grep -c "$mark" "$T/b/one.html" 2>/dev/null); two.html: $(grep -c "$mark" "$T/b/two.html" 2>/dev/null)"; fi
 else fail "$what" "no pieces in $B/pieces/html5 to copy"; fi
 rm -rf "$T"
+
+# A chapter's body is kept with its images still named and inlined as the page is
+# written: a figure drawn again under the same name, its piece unchanged, is in
+# the next book.html (a kept body with the image inlined served the old figure).
+# On copies: the pieces, their kept bodies and the figures.
+what="book.html made again after a figure is drawn again (same name, same piece) shows the new figure"
+T=$(mktemp -d)
+fig=$(ls "$B"/figures/ch08_*.svg 2>/dev/null | head -n 1)
+if [ -n "$fig" ] && mkdir -p "$T/b/pieces" "$T/$(basename "$B")" &&
+   cp -r "$B/pieces/html5" "$B/pieces/html5-body" "$T/b/pieces/" 2>/dev/null &&
+   cp "$B/stamp.txt" "$T/b/" && cp -r "$B/figures" "$T/$(basename "$B")/"; then
+  pieces=("$T/b/pieces/html5/preface.json")
+  for md in chapters/[0-9][0-9]-*.md; do pieces+=("$T/b/pieces/html5/$(basename "$md" .md).json"); done
+  pieces+=("$T/b/pieces/html5/glossary.json" "$T/b/pieces/html5/appendix.json"
+           "$T/b/pieces/html5/backmatter.json")
+  ln -s "$(pwd)/book" "$T/book"
+  copy="$T/$(basename "$B")/figures/$(basename "$fig")"
+  top=$(pwd)
+  printf '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><title>planted %s</title></svg>\n' "$$" > "$T/new.svg"
+  new=$(base64 -w0 < "$T/new.svg")
+  if (cd "$T" && LITERATE_BUILD=b python3 "$top/book/build/book_html.py" b b/one.html "${pieces[@]}") &&
+     cp "$T/new.svg" "$copy" &&
+     (cd "$T" && LITERATE_BUILD=b python3 "$top/book/build/book_html.py" b b/two.html "${pieces[@]}") &&
+     ! grep -qF "$new" "$T/b/one.html" && grep -qF "$new" "$T/b/two.html"; then
+    pass "$what"
+  else fail "$what" "$(basename "$fig") redrawn: one.html holds it: $(grep -cF "$new" "$T/b/one.html" 2>/dev/null); two.html: $(grep -cF "$new" "$T/b/two.html" 2>/dev/null)"; fi
+else fail "$what" "no figures or pieces in $B to copy"; fi
+rm -rf "$T"

@@ -7,7 +7,9 @@ from the book's html5 pieces (book/build/piece.sh), joined as assemble.py joins 
   book/literate.lua already), numbered from the chapters before it, its citations
   resolved against every work the book cites (so that the backmatter's bibliography
   lists them all, and only it has one); each is kept in BUILD_DIR/pieces/html5-body/
-  under the hash of what made it, so an edit rewrites one piece;
+  under the hash of what made it, so an edit rewrites one piece, with its images
+  still named: they are inlined as the page is written, so a figure drawn again
+  is in it though its piece is unchanged;
 - the page around them is pandoc's too: a document of the pieces' level-1 headers
   alone, written with the template, the contents (--toc), the stamp
   (book/assemble.lua) and --self-contained; each piece's headers there are then
@@ -130,8 +132,11 @@ def main(argv):
                 with open(cached, encoding='utf-8') as f:
                     body = f.read()
             except FileNotFoundError:   # (or removed by another make at once: made again)
-                body = inline_images(inline.tags_on_one_line(pandoc(['--to', 'html5'] + args, text)))
+                body = inline.tags_on_one_line(pandoc(['--to', 'html5'] + args, text))
                 write_atomically(cached, body)
+            # kept with the images' names, inlined afresh: a figure drawn again
+            # under the same name (its piece unchanged) is in the page
+            body = inline_images(body)
             body = re.sub(r'<h1 [^>]*id="book-piece-skip-\d+"[^>]*>.*?</h1>\n', '', body)
             # pandoc counts the code blocks of a document and names a highlighted
             # one without an id cbN: counted on from the pieces before
