@@ -12,7 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
+// The block is TILE_MM_R rows by TILE_MM_W columns: 16 (two 8-float vectors), or
+// 32 where the compiler may use AVX-512's 16-float registers (-march=native on
+// such a machine; the book's programs are built without, so they use 16).
+#if defined(__AVX512F__)
+enum { TILE_MM_R = 4, TILE_MM_W = 32 };
+#else
 enum { TILE_MM_R = 4, TILE_MM_W = 16 };
+#endif
 
 // a (rows, inner) row stride lda, b (inner, cols) row stride ldb -> c (rows, cols)
 // row stride ldc: c = a b when accumulate is 0, c += a b otherwise. No checks:
