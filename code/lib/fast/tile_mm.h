@@ -1,22 +1,24 @@
 // tile_mm.h -- what the fast kernels are built from: a small tile times a small
 // tile, accumulated in registers, and an exp that vectorises.
 //
-// Portable C written so that a compiler keeps a 4 x 16 block of the result in
-// vector registers while it streams through the shared dimension: per step, two
-// 8-wide loads of b, four broadcasts of a, eight fused multiply-adds (with
-// -O3 -march=native on an AVX2 machine). Edges that are not multiples of 4 rows
-// or 16 columns take a plain loop.
+// Portable C written so that a compiler keeps a block of the result (4 x 16, or
+// 8 x 32 with AVX-512) in vector registers while it streams through the shared
+// dimension: per step, two vector loads of b, a broadcast of a per row, two
+// fused multiply-adds per row (with -O3 -march=native). Edges that are not
+// whole blocks take a plain loop.
 #ifndef TILE_MM_H
 #define TILE_MM_H
 
 #include <stdint.h>
 #include <string.h>
 
-// The block is TILE_MM_R rows by TILE_MM_W columns: 16 (two 8-float vectors), or
-// 32 where the compiler may use AVX-512's 16-float registers (-march=native on
-// such a machine; the book's programs are built without, so they use 16).
+// The block is TILE_MM_R rows by TILE_MM_W columns, two vectors a row: 4 x 16
+// (8 accumulators of 8 floats), or, where the compiler may use AVX-512's 32
+// registers of 16 floats (-march=native on such a machine), 8 x 32 (16
+// accumulators: enough products in flight to keep both multiply-add units busy).
+// The book's programs are built without -march, so they use 4 x 16.
 #if defined(__AVX512F__)
-enum { TILE_MM_R = 4, TILE_MM_W = 32 };
+enum { TILE_MM_R = 8, TILE_MM_W = 32 };
 #else
 enum { TILE_MM_R = 4, TILE_MM_W = 16 };
 #endif
