@@ -3,7 +3,8 @@
 # the tree (every file git knows, as it is now): a clean `make -j2` (HTML, PDF,
 # every program including chapter 8's training), a no-op `make`, and the rebuilds
 # after editing one chapter (issue 29's edit loop: `make html` within 3 s, the
-# whole `make`, HTML, PDF and EPUB, within 10 s). Writes
+# whole `make`, HTML, PDF and EPUB, within 10 s): a sentence added to its first
+# paragraph, then another. Writes
 # "what<TAB>seconds<TAB>target_seconds" lines.
 set -euo pipefail
 out=$(realpath -m "$1")
@@ -15,9 +16,15 @@ seconds() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || { echo "buil
 clean=$(seconds make -j2)
 noop=$(seconds make)
 chapter=$(ls chapters/[0-9][0-9]-*.md | head -n 3 | tail -n 1)
-touch "$chapter"
+# An edit, not a touch: a sentence goes into the chapter's first paragraph (the
+# text below it moves, as after a real edit; a touch leaves every piece the same).
+edit_chapter() {
+  awk -v s="$1" '!done && /^[A-Z][a-z]/ { $0 = s " " $0; done = 1 } 1' "$chapter" \
+    > "$chapter.new" && mv "$chapter.new" "$chapter"
+}
+edit_chapter "This sentence is an edit."
 edit_html=$(seconds make html)
-touch "$chapter"
+edit_chapter "So is this one."
 edit=$(seconds make)
 {
   printf 'clean make -j2\t%.1f\t90\n' "$clean"
