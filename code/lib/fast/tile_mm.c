@@ -55,10 +55,24 @@ void tile_mm(float *c, const float *a, const float *b, int rows, int inner, int 
     enum { R = TILE_MM_R, W = TILE_MM_W };
 #if defined(__GNUC__)
     const int rows_r = rows / R * R, cols_w = cols / W * W;
-    for (int j0 = 0; j0 < cols_w; j0 += W)         // a strip of b stays in L1
+    // A strip of W columns of b stays in L1 while every block of rows passes it.
+    // Read in place, its rows ldb apart can all fall into a few of L1's sets (a
+    // stride of 512 bytes uses one set in eight) and evict each other; copied
+    // into one contiguous buffer first, they spread over all sets.
+    enum { PACK = 4096 };                          // floats: 16 KB on the stack
+    float strip[PACK];
+    for (int j0 = 0; j0 < cols_w; j0 += W) {
+        const float *bj = b + j0;
+        int ld = ldb;
+        if (rows_r > R && (size_t)inner * W <= PACK) {
+            for (int p = 0; p < inner; p++)
+                memcpy(strip + (size_t)p * W, bj + (size_t)p * ldb, W * sizeof(float));
+            bj = strip, ld = W;
+        }
         for (int i0 = 0; i0 < rows_r; i0 += R)
-            block_rxw(c + (size_t)i0 * ldc + j0, a + (size_t)i0 * lda, b + j0, inner,
-                      lda, ldb, ldc, accumulate);
+            block_rxw(c + (size_t)i0 * ldc + j0, a + (size_t)i0 * lda, bj, inner, lda,
+                      ld, ldc, accumulate);
+    }
 #else
     const int rows_r = 0, cols_w = 0;
 #endif
