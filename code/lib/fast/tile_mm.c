@@ -4,12 +4,11 @@
 #include <stddef.h>
 #include <string.h>
 
-// GCC and Clang: a vector type of TILE_MM_W / 2 floats (8, or 16 where the
-// compiler may use AVX-512), so the block's 2 TILE_MM_R accumulators are vector
-// registers whatever the compiler's vectoriser decides (with 128-bit or no SIMD
-// they are lowered to narrower instructions; the result is the same: each entry
-// of c is the same sum in the same order). Other compilers get the plain loop
-// below for every tile.
+// GCC and Clang: a vector type of TILE_MM_W / 2 floats (4, 8 or 16: the widest
+// registers the compiler may use), so the block's 2 TILE_MM_R accumulators are
+// vector registers whatever the compiler's vectoriser decides. Every width gives
+// the same result: each entry of c is the same sum in the same order. Other
+// compilers get the plain loop below for every tile.
 #if defined(__GNUC__)
 typedef float vec __attribute__((vector_size(TILE_MM_W / 2 * sizeof(float))));
 enum { VL = TILE_MM_W / 2 };
