@@ -131,12 +131,18 @@ int tiled_attention(const float *q, const float *k, const float *v, float *out,
     const size_t ld = ((size_t)m + TILED_BK - 1) / TILED_BK * TILED_BK;   // padded m
     float *kt = calloc((size_t)h * d_k * ld, sizeof *kt);
     if (!kt) return -1;
-    for (int head = 0; head < h; head++)
-        for (int j = 0; j < m; j++)
-            for (int c = 0; c < d_k; c++)
-                kt[(size_t)head * d_k * ld + (size_t)(j / TILED_BK) * d_k * TILED_BK +
-                   (size_t)c * TILED_BK + j % TILED_BK] =
-                    k[((size_t)head * m + j) * d_k + c];
+    // (shared among threads too: done by one, it is a twentieth of the work at
+    // d = 128 that a second thread cannot halve)
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (long hj = 0; hj < (long)h * m; hj++) {
+        const int head = (int)(hj / m), j = (int)(hj % m);
+        for (int c = 0; c < d_k; c++)
+            kt[(size_t)head * d_k * ld + (size_t)(j / TILED_BK) * d_k * TILED_BK +
+               (size_t)c * TILED_BK + j % TILED_BK] =
+                k[((size_t)head * m + j) * d_k + c];
+    }
     const int blocks = (n + TILED_BQ - 1) / TILED_BQ;
     const long tasks = (long)h * blocks;
     int failed = 0;
