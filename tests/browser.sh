@@ -27,8 +27,12 @@ installed() {
     const same = (p) => lock["node_modules/" + p].version === require("./node_modules/" + p + "/package.json").version;
     process.exit(same("playwright-core") && same("axe-core") ? 0 : 1)' 2>/dev/null)
 }
+# The figures group installs into the same folder and runs beside this one: one
+# npm ci at a time (two at once fail with ENOTEMPTY), and the second finds the
+# first's install.
 if ! installed; then
-  if ! out=$(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error 2>&1) || ! installed; then
+  if ! out=$( (flock 9 && { installed || (cd tests/browser && npm ci --no-audit --no-fund \
+         --loglevel=error); }) 9> "$B/npm-browser.lock" 2>&1 ) || ! installed; then
     fail "npm ci installs playwright-core and axe-core in tests/browser" "$out"; exit 0
   fi
 fi

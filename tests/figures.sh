@@ -38,7 +38,10 @@ node_ok=1
 if ! command -v node >/dev/null || [ ! -x /usr/bin/chromium ]; then
   fail "node and Chromium are installed" "run 'sudo make deps'"; node_ok=0
 elif ! installed; then
-  if ! out=$(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error 2>&1) || ! installed; then
+  # one npm ci at a time with the browser group, which runs beside this one
+  # (tests/browser.sh)
+  if ! out=$( (flock 9 && { installed || (cd tests/browser && npm ci --no-audit --no-fund \
+         --loglevel=error); }) 9> "$B/npm-browser.lock" 2>&1 ) || ! installed; then
     fail "npm ci installs playwright-core in tests/browser" "$out"; node_ok=0
   fi
 fi
