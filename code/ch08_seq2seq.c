@@ -533,13 +533,10 @@ static void section_wide(report_t *r, const run_t *run) {
     FILE *f = report_data(r, "wide_loss.dat");
     if (f) fprintf(f, "# epoch train_loss val_loss val_exact\n");
     int last = run->wide_epochs - 1;
-    for (int ep = 0; ep <= last; ep++) {
+    for (int ep = 0; ep <= last; ep++)
         printf("%5d %8.4f %8.4f %9.3f\n", ep + 1, wd->tr.train_loss[ep],
                wd->tr.val_loss[ep], wd->tr.val_score[ep]);
-        if (f)
-            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, wd->tr.train_loss[ep],
-                    wd->tr.val_loss[ep], wd->tr.val_score[ep]);
-    }
+    trainer_write_curve(f, &wd->tr);
     report_data_close(r, f);
     printf("\n%-9s %10s %10s %10s\n", "length", "sentences", "baseline", "wider");
     int zero_from = 0;   // the shortest length from which the wider gets none right

@@ -300,13 +300,10 @@ static void section_training(report_t *r, const run_t *run) {
     printf("%5s %12s %12s %12s\n", "epoch", "train loss", "val loss", "val exact");
     FILE *f = report_data(r, "loss.dat");
     if (f) fprintf(f, "# epoch train_loss val_loss val_exact\n");
-    for (int ep = 0; ep < run->epochs; ep++) {
+    for (int ep = 0; ep < run->epochs; ep++)
         printf("%5d %12.4f %12.4f %12.3f\n", ep + 1, run->tr.train_loss[ep],
                run->tr.val_loss[ep], run->tr.val_score[ep]);
-        if (f)
-            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, run->tr.train_loss[ep],
-                    run->tr.val_loss[ep], run->tr.val_score[ep]);
-    }
+    trainer_write_curve(f, &run->tr);
     report_data_close(r, f);
     int last = run->epochs - 1;
     report_value(r, "epochs", "%.0f", run->epochs);
@@ -445,10 +442,8 @@ static void section_no_warmup(report_t *r, const run_t *run, const run_t *alt) {
             printf("  %9.4f %9.4f %10.3f", x->tr.train_loss[ep], x->tr.val_loss[ep],
                    x->tr.val_score[ep]);
         printf("\n");
-        if (f)
-            fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, alt->tr.train_loss[ep],
-                    alt->tr.val_loss[ep], alt->tr.val_score[ep]);
     }
+    trainer_write_curve(f, &alt->tr);
     report_data_close(r, f);
     printf("\n%-9s %10s %10s %11s\n", "length", "sentences", "warm-up", "no warm-up");
     double first = 0.0, last = 0.0;

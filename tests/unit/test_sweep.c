@@ -1582,6 +1582,15 @@ static void sw_trainer(const int *s) {
             cr_assert(s[3] < 1 ? isnan(t.val_loss[e]) : isfinite(t.val_loss[e]));
         }
         cr_assert_eq(t.epochs_run, s[2]);
+        trainer_write_curve(NULL, &t);   // writes nothing, reads nothing
+        FILE *curve = tmpfile();
+        cr_assert_not_null(curve);
+        trainer_write_curve(curve, &t);
+        rewind(curve);
+        int lines = 0;
+        for (int ch; (ch = fgetc(curve)) != EOF;) lines += ch == '\n';
+        fclose(curve);
+        cr_assert_eq(lines, t.epochs_run);
         d.n_train = s[1] + 1;
         cr_assert_eq(trainer_run(&t, &m, &d, &rng), -1);
         double vl = trainer_val_loss(&m, &d);

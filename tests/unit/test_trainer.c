@@ -291,3 +291,26 @@ Test(trainer, no_allocation_in_a_gpt_step) {
     trainer_free(&tr);
 }
 #endif
+
+// ---------------------------------------------------------------------------
+// the loss curve as the figures read it
+
+Test(trainer, write_curve_is_one_line_an_epoch_run) {
+    trainer_t t;
+    memset(&t, 0, sizeof t);
+    t.epochs_run = 2;   // a third epoch's numbers are not written
+    const double train[3] = {3.25, 0.015625, 9}, val[3] = {2.5, 0.0078125, 9};
+    const double score[3] = {0.0, 0.9375, 9};
+    for (int e = 0; e < 3; e++)
+        t.train_loss[e] = train[e], t.val_loss[e] = val[e], t.val_score[e] = score[e];
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    trainer_write_curve(f, &t);
+    rewind(f);
+    char got[128] = {0};
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    fclose(f);
+    cr_assert_str_eq(got, "1 3.25000 2.50000 0.0000\n2 0.01562 0.00781 0.9375\n",
+                     "%zu bytes: %s", n, got);
+    trainer_write_curve(NULL, &t);   // nothing, no crash
+}

@@ -155,3 +155,10 @@ int trainer_run(trainer_t *t, const trainer_model_t *m, const trainer_data_t *d,
     t->seconds = seconds_since(t, t0);
     return 0;
 }
+
+void trainer_write_curve(FILE *f, const trainer_t *t) {
+    if (!f) return;
+    for (int ep = 0; ep < t->epochs_run; ep++)
+        fprintf(f, "%d %.5f %.5f %.4f\n", ep + 1, t->train_loss[ep], t->val_loss[ep],
+                t->val_score[ep]);
+}

@@ -21,6 +21,8 @@
 #ifndef TRAINER_H
 #define TRAINER_H
 
+#include <stdio.h>
+
 #include "base/rng.h"
 #include "program/progress.h"
 #include "train/optim.h"
@@ -107,5 +109,9 @@ double trainer_val_loss(const trainer_model_t *m, const trainer_data_t *d);
 // Returns 0; -1 if d's batch count differs from trainer_init's or a step failed.
 int trainer_run(trainer_t *t, const trainer_model_t *m, const trainer_data_t *d,
                 rng_t *rng);
+
+// The loss curve into f, as the book's figures read it: a line an epoch run,
+// "epoch train_loss val_loss val_score" (%d %.5f %.5f %.4f). Nothing if f is NULL.
+void trainer_write_curve(FILE *f, const trainer_t *t);
 
 #endif
