@@ -2001,7 +2001,7 @@ static const sweep_t SWEEP[] = {
          "xent_softmax_row", 4,
          sw_xent},
         {"trainer_lr_linear trainer_lr_warmup trainer_init trainer_free trainer_step "
-         "trainer_val_loss trainer_run",
+         "trainer_val_loss trainer_run trainer_write_curve",
          4, sw_trainer},
         {"gpt_config_check gpt_param_count gpt_bind gpt_init gpt_decay_mask "
          "gpt_work_new gpt_work_free gpt_forward gpt_backward gpt_logits gpt_attention "
