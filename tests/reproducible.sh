@@ -67,7 +67,10 @@ kill_when() {
 # tenth of the test. Everything the programs make, they make again, but for
 # the slow programs (below).
 mkdir -p "$R"
-(cd "$B" && tar -cf - obj lib bin) | tar -xf - -C "$R" ||
+# (pax format: its times keep their nanoseconds; tar's default rounds them down to
+# the second, and an object made in the second its source was saved in then
+# looked older than the source, so make compiled it again)
+(cd "$B" && tar --format=posix -cf - obj lib bin) | tar -xf - -C "$R" ||
   { fail "copy the first build's compiled programs into $R"; exit 0; }
 from=$(printf '%s' "$B" | sed 's/[][\.*^$|+?(){}#]/\\&/g')
 to=$(printf '%s' "$R" | sed 's/[\&#]/\\&/g')
