@@ -10,15 +10,22 @@
 #include "fast/tiled.h"
 
 // Largest relative error of f against ref, in double, over every stride-th
-// float from 0 down to lo (bit patterns of negative floats count up from -0)
-// and at the given points.
-static double worst_rel(float (*f)(float), double (*ref)(double), float lo,
+// float from 0 down to lo and up to hi (bit patterns of negative floats count up
+// from -0, of positive ones from +0) and at the given points.
+static double worst_rel(float (*f)(float), double (*ref)(double), float lo, float hi,
                         unsigned stride, const float *points, int n_points) {
     double worst = 0.0;
     for (uint32_t b = 0x80000000u;; b += stride) {
         float x;
         memcpy(&x, &b, sizeof x);
         if (x < lo) break;
+        double want = ref((double)x), rel = fabs(f(x) - want) / want;
+        if (rel > worst) worst = rel;
+    }
+    for (uint32_t b = 0;; b += stride) {
+        float x;
+        memcpy(&x, &b, sizeof x);
+        if (x > hi) break;
         double want = ref((double)x), rel = fabs(f(x) - want) / want;
         if (rel > worst) worst = rel;
     }
@@ -35,7 +42,7 @@ static double worst_rel(float (*f)(float), double (*ref)(double), float lo,
 // -26.686005) and at two points issue 26 found (-48.1735, -0.345156). Below -87: 0.
 Test(tiled, exp_relative_error_below_header_bound) {
     const float worst_points[3] = {-26.6860046f, -48.1735f, -0.345156f};
-    double worst = worst_rel(tiled_exp, exp, -87.0f, 256, worst_points, 3);
+    double worst = worst_rel(tiled_exp, exp, -87.0f, 0.0f, 256, worst_points, 3);
     cr_assert(worst < TILED_EXP_REL_ERROR, "largest relative error %.3g >= %.3g", worst,
               TILED_EXP_REL_ERROR);
     for (float x = -90.0f; x < -87.0f; x += 0.01f)
@@ -48,16 +55,19 @@ Test(tiled, exp_relative_error_below_header_bound) {
 }
 
 // tiled_exp2, the exp the kernel runs on, against exp2: the same bound on every
-// 64th float of [-126, 0] and at its worst point of all floats, t = -0.49962634.
+// 256th float of [-126, TILED_LAZY] and at its worst point of all floats,
+// t = -0.49962634.
 Test(tiled, exp2_relative_error_below_header_bound) {
     const float worst_points[1] = {-0.499626338f};
-    double worst = worst_rel(tiled_exp2, exp2, -126.0f, 256, worst_points, 1);
+    double worst =
+        worst_rel(tiled_exp2, exp2, -126.0f, TILED_LAZY, 256, worst_points, 1);
     cr_assert(worst < TILED_EXP_REL_ERROR, "largest relative error %.3g >= %.3g", worst,
               TILED_EXP_REL_ERROR);
     cr_assert(tiled_exp2(0.0f) == 1.0f);
     cr_assert(tiled_exp2(-1.0f) == 0.5f && tiled_exp2(-10.0f) == 0x1p-10f);
     cr_assert(tiled_exp2(-130.0f) == 0.0f && tiled_exp2(-INFINITY) == 0.0f);
-    cr_assert(tiled_exp2(3.0f) == 1.0f, "t > 0 is clamped to 0");
+    cr_assert(tiled_exp2(3.0f) == 8.0f && tiled_exp2(TILED_LAZY) == 256.0f);
+    cr_assert(tiled_exp2(20.0f) == 256.0f, "t > TILED_LAZY is clamped there");
     cr_assert(isnan(tiled_exp2(NAN)));
 }
 
@@ -157,6 +167,41 @@ Test(tiled, equals_attention_forward_on_sharp_scores) {
     check_against_standard(2, 70, 300, 16, 16, 30.0f, 99, 0);
     check_against_standard(1, 5, 1000, 64, 32, 100.0f, 98, 0);
     check_against_standard(1, 200, 200, 16, 16, 30.0f, 97, 1);
+}
+
+// Scores that rise along the keys by `rise` a key (plus noise), so a later tile's
+// maximum passes the reference the kernel took its exps against: by 12.8 a tile
+// at rise 0.1 (more than TILED_LAZY units of log 2, 5.5: every tile is computed
+// again against its maximum), by 3.8 at 0.03 (kept for a tile, weights above 1,
+// then raised). Against attention_forward, with and without the causal mask.
+static void check_rising(float rise, int causal) {
+    enum { N = 300, M = 700, DK = 4, DV = 8 };   // causal: rows see 1 to 3 tiles
+    rng_t rng;
+    rng_seed(&rng, 31);
+    static float q[N * DK], k[M * DK], v[M * DV], fast[N * DV], want[N * DV], w[N * M];
+    static unsigned char mask[N * M];
+    rng_fill_normal(&rng, q, N * DK, 0.0f, 0.1f);
+    rng_fill_normal(&rng, k, M * DK, 0.0f, 0.1f);
+    rng_fill_normal(&rng, v, M * DV, 0.0f, 1.0f);
+    for (int i = 0; i < N; i++) q[i * DK] = 2.0f;     // scale 1/2: score ~ k[j][0]
+    for (int j = 0; j < M; j++) k[j * DK] += rise * (float)j;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++) mask[i * M + j] = j <= i;
+    cr_assert_eq(tiled_attention(q, k, v, fast, NULL,
+                                 &(tiled_shape_t){1, N, M, DK, DV, causal}),
+                 0);
+    attention_forward(q, k, v, causal ? mask : NULL, want, w, N, M, DK, DV);
+    for (int i = 0; i < N * DV; i++)
+        cr_assert(fabsf(fast[i] - want[i]) <= 1e-5f + 1e-5f * fabsf(want[i]),
+                  "rise %g causal %d: element %d: %.9g vs %.9g", rise, causal, i, fast[i],
+                  want[i]);
+}
+
+Test(tiled, equals_attention_forward_on_rising_scores) {
+    check_rising(0.1f, 0);
+    check_rising(0.03f, 0);
+    check_rising(0.1f, 1);
+    check_rising(0.03f, 1);
 }
 
 Test(tiled, refuses_bad_sizes_and_writes_nothing) {

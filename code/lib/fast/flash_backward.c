@@ -26,8 +26,8 @@ static size_t work_floats(int d_k, int d_v) {
 // -> dk, dv rows j0.., dq_part += .
 // Inverts, tile by tile, the forward's (fast/tiled.c, tiled_block)
 //   tile_mm(s, qs, kt + (size_t)j0 * d_k, ...);            s = q k^T / sqrt(d_k)
-//   const float p = tile_exp2((si[j + u] - mx) * log2e);   p = exp(s - max) / sum
-//   tile_mm(acc, s, v + (size_t)j0 * d_v, ...);            out = p v
+//   p[j + u] = tile_exp2(... (x - ref) * log2e ...);       p = exp(s - ref) / sum
+//   tile_mm(acc, p, v + (size_t)j0 * d_v, ...);            out = p v
 // snippet: flash_key_block
 static void key_block(const flash_saved_t *fw, const float *dout, const float *dd,
                       float *dq_part, float *dk, float *dv, int j0, int bk,

@@ -35,7 +35,7 @@ void tile_mm(float *c, const float *a, const float *b, int rows, int inner, int 
              int lda, int ldb, int ldc, int accumulate);
 
 // snippet: tile_exp2
-// t (scalar, <= 0) -> 2^t, the exp the kernels use: exp(x) = 2^(x log2(e)), and
+// t (scalar, <= 8) -> 2^t, the exp the kernels use: exp(x) = 2^(x log2(e)), and
 // 2^t needs no second constant to reduce its range. 2^t = 2^k 2^r with
 // k = round(t), |r| <= 1/2;
 // 2^r is a degree-5 polynomial fitted on [-1/2, 1/2] (relative error 1.9e-7

@@ -37,15 +37,41 @@ float tiled_exp(float x) {
 
 
 float tiled_exp2(float t) {
-    return t > 0.0f ? 1.0f : tile_exp2(t);
+    return tile_exp2(t > TILED_LAZY ? TILED_LAZY : t);
 }
 
 size_t tiled_workspace_bytes(int d_k, int d_v) {
-    // scaled query block (BQ, d_k), scores (BQ, BK), running max, sum and rescale
-    // factors (BQ), output accumulator (BQ, d_v).
-    return sizeof(float) * ((size_t)TILED_BQ * d_k + (size_t)TILED_BQ * TILED_BK +
+    // scaled query block (BQ, d_k), scores and weights (BQ, BK) each, reference,
+    // sum and rescale factors (BQ), output accumulator (BQ, d_v).
+    return sizeof(float) * ((size_t)TILED_BQ * d_k + 2 * (size_t)TILED_BQ * TILED_BK +
                             3 * (size_t)TILED_BQ + (size_t)TILED_BQ * d_v);
 }
+
+// snippet: tiled_row_exps
+// One row of TILED_BK scores s -> weights p = 2^((s - ref) log2 e), each at most
+// 2^TILED_LAZY (a larger one is capped there, and the caller computes the row
+// again). *sum gets the sum of p; returns the largest of ref and the scores.
+// 16 partial maxima and sums: fixed-length loops that vectorise.
+static inline float row_exps(const float *s, float *p, float ref, float *sum) {
+    const float log2e = 1.4426950409f;
+    float part_max[16], part_sum[16] = {0};
+    for (int u = 0; u < 16; u++) part_max[u] = ref;
+    for (int j = 0; j < TILED_BK; j += 16)
+        for (int u = 0; u < 16; u++) {
+            const float x = s[j + u], t = (x - ref) * log2e;
+            part_max[u] = x > part_max[u] ? x : part_max[u];
+            p[j + u] = tile_exp2(t > TILED_LAZY ? TILED_LAZY : t);   // NaN stays
+            part_sum[u] += p[j + u];
+        }
+    float mx = part_max[0], total = part_sum[0];
+    for (int u = 1; u < 16; u++) {
+        mx = part_max[u] > mx ? part_max[u] : mx;
+        total += part_sum[u];
+    }
+    *sum = total;
+    return mx;
+}
+// end snippet
 
 // One block of bq <= TILED_BQ queries, rows i0 .. i0 + bq - 1 of one head (sizes in
 // *sh, h unused), against the keys they see (all m, or j <= i when causal). kt holds
@@ -58,9 +84,10 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
                         float *work) {
     const int m = sh->m, d_k = sh->d_k, d_v = sh->d_v, causal = sh->causal;
     float *qs = work;                             // (BQ, d_k): scaled queries, 0-padded
-    float *s = qs + (size_t)TILED_BQ * d_k;       // (BQ, BK): scores, then weights
-    float *row_max = s + TILED_BQ * TILED_BK;     // (BQ)
-    float *row_sum = row_max + TILED_BQ;          // (BQ)
+    float *s = qs + (size_t)TILED_BQ * d_k;       // (BQ, BK): scores
+    float *p = s + TILED_BQ * TILED_BK;           // (BQ, BK): weights
+    float *row_ref = p + TILED_BQ * TILED_BK;     // (BQ): the exps' reference
+    float *row_sum = row_ref + TILED_BQ;          // (BQ)
     float *alpha = row_sum + TILED_BQ;            // (BQ): rescales the past
     float *acc = alpha + TILED_BQ;                // (BQ, d_v): unnormalised output
     const float scale = 1.0f / sqrtf((float)d_k), log2e = 1.4426950409f;
@@ -69,7 +96,7 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
         for (int c = 0; c < d_k; c++)
             qs[(size_t)i * d_k + c] = q[(size_t)i * d_k + c] * scale;
     for (int i = 0; i < TILED_BQ; i++) {
-        row_max[i] = -INFINITY;
+        row_ref[i] = -INFINITY;
         row_sum[i] = 0.0f;
     }
     memset(acc, 0, sizeof(float) * (size_t)TILED_BQ * d_v);
@@ -81,41 +108,37 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
         tile_mm(s, qs, kt + (size_t)j0 * d_k, TILED_BQ, d_k, TILED_BK, d_k, TILED_BK,
                 TILED_BK, 0);                     // s = qs kt_block
         const int diagonal = causal && j0 + bk - 1 > i0;   // some keys hidden here
+        int rescale = 0;
         for (int i = 0; i < TILED_BQ; i++) {      // the online softmax update
-            float *si = s + i * TILED_BK;
+            float *si = s + i * TILED_BK, *pi = p + i * TILED_BK;
             if (diagonal)                         // hidden keys, and padding
                 for (int j = 0; j < bk; j++)
                     si[j] = j0 + j > i0 + i ? -INFINITY : si[j];
             for (int j = bk; j < TILED_BK; j++) si[j] = -INFINITY;
-            // 16 partial maxima and sums: fixed-length loops that vectorise
-            float part_max[16], part_sum[16] = {0};
-            for (int u = 0; u < 16; u++) part_max[u] = row_max[i];
-            for (int j = 0; j < TILED_BK; j += 16)
-                for (int u = 0; u < 16; u++)
-                    part_max[u] = si[j + u] > part_max[u] ? si[j + u] : part_max[u];
-            float mx = part_max[0];
-            for (int u = 1; u < 16; u++) mx = part_max[u] > mx ? part_max[u] : mx;
-            for (int j = 0; j < TILED_BK; j += 16)
-                for (int u = 0; u < 16; u++) {
-                    const float p = tile_exp2((si[j + u] - mx) * log2e);
-                    si[j + u] = p;
-                    part_sum[u] += p;
-                }
-            float sum = 0.0f;
-            for (int u = 0; u < 16; u++) sum += part_sum[u];
-            alpha[i] = tile_exp2((row_max[i] - mx) * log2e);   // first tile: 0
+            // exps against the row's reference, in the same pass as its maximum;
+            // again against the maximum if that passed the reference by more than
+            // TILED_LAZY (every row's first tile: its reference is -inf)
+            float ref = row_ref[i], sum;
+            const float mx = row_exps(si, pi, ref, &sum);
+            if ((mx - ref) * log2e > TILED_LAZY) {
+                ref = mx;
+                row_exps(si, pi, ref, &sum);
+            }
+            alpha[i] = tile_exp2((row_ref[i] - ref) * log2e);   // 1 if ref stayed
             row_sum[i] = row_sum[i] * alpha[i] + sum;
-            row_max[i] = mx;
+            row_ref[i] = ref;
+            rescale |= alpha[i] != 1.0f;
         }
-        for (int i = 0; i < TILED_BQ; i++)
-            for (int c = 0; c < d_v; c++) acc[(size_t)i * d_v + c] *= alpha[i];
-        tile_mm(acc, s, v + (size_t)j0 * d_v, TILED_BQ, bk, d_v, TILED_BK, d_v, d_v, 1);
+        if (rescale)
+            for (int i = 0; i < TILED_BQ; i++)
+                for (int c = 0; c < d_v; c++) acc[(size_t)i * d_v + c] *= alpha[i];
+        tile_mm(acc, p, v + (size_t)j0 * d_v, TILED_BQ, bk, d_v, TILED_BK, d_v, d_v, 1);
     }
     for (int i = 0; i < bq; i++) {
         const float inv = 1.0f / row_sum[i];
         for (int c = 0; c < d_v; c++)
             out[(size_t)i * d_v + c] = acc[(size_t)i * d_v + c] * inv;
-        if (lse) lse[i] = row_max[i] + logf(row_sum[i]);
+        if (lse) lse[i] = row_ref[i] + logf(row_sum[i]);
     }
 }
 // end snippet

@@ -4,7 +4,8 @@
 // Computes exactly what attention_forward (attention/attention.h) computes,
 // softmax(q k^T / sqrt(d_k)) v, without ever holding the (n, m) score matrix:
 // each block of TILED_BQ queries streams over blocks of TILED_BK keys, keeping a
-// running row max, a running sum and an unnormalised output (the online softmax,
+// running reference (at most the row max), a running sum and an unnormalised
+// output (the online softmax,
 // Milakov & Gimelshein 2018; the FlashAttention tiling, Dao et al. 2022).
 //
 // The code is portable C: the inner loops are written so a compiler vectorises
@@ -21,6 +22,12 @@
 
 enum { TILED_BQ = 64, TILED_BK = 128 };
 
+// The kernel takes each row's exps against a reference, not its running
+// maximum: the first tile's maximum, raised only when a later score passes it
+// by more than TILED_LAZY units of log 2, so no weight exceeds 2^TILED_LAZY.
+// Saves a pass over every tile for the maximum (fast/tiled.c, tiled_block).
+#define TILED_LAZY 8.0f
+
 // The accuracy both exps promise: relative error against the C library's exp
 // (exp2), computed in double, below TILED_EXP_REL_ERROR for every float x in
 // [-87, 0] (t in [-126, 0]). tests/unit/test_tiled.c checks this very number on
@@ -36,10 +43,10 @@ enum { TILED_BQ = 64, TILED_BK = 128 };
 // TILED_EXP_REL_ERROR on [-87, 0].
 float tiled_exp(float x);
 
-// 2^t for t <= 0, the exp the kernel runs on (its scores are in units of log 2):
-// a polynomial on [-1/2, 1/2] times a power of two built from exponent bits.
-// t below about -126.5 gives 0; t > 0 is clamped to 0 (gives 1). NaN gives NaN.
-// Relative error below TILED_EXP_REL_ERROR on [-126, 0].
+// 2^t for t <= TILED_LAZY, the exp the kernel runs on (its scores are in units
+// of log 2): a polynomial on [-1/2, 1/2] times a power of two built from exponent
+// bits. t below about -126.5 gives 0; t > TILED_LAZY is clamped there. NaN gives
+// NaN. Relative error below TILED_EXP_REL_ERROR on [-126, TILED_LAZY].
 float tiled_exp2(float t);
 
 // Bytes of working memory tiled_attention_forward uses per thread, beyond its
