@@ -193,8 +193,8 @@ static void check_rising(float rise, int causal) {
     attention_forward(q, k, v, causal ? mask : NULL, want, w, N, M, DK, DV);
     for (int i = 0; i < N * DV; i++)
         cr_assert(fabsf(fast[i] - want[i]) <= 1e-5f + 1e-5f * fabsf(want[i]),
-                  "rise %g causal %d: element %d: %.9g vs %.9g", rise, causal, i, fast[i],
-                  want[i]);
+                  "rise %g causal %d: element %d: %.9g vs %.9g", rise, causal, i,
+                  fast[i], want[i]);
 }
 
 Test(tiled, equals_attention_forward_on_rising_scores) {
