@@ -142,6 +142,29 @@ absent = [t for _, t in chapters if squash(t) not in tops]
 result(bool(top) and not absent, f'PDF bookmarks list every chapter ({len(top)} top-level entries)',
        (['the PDF has no outline'] if not top else []) + [f'no bookmark "{t}"' for t in absent])
 
+# ---- no heading ends a page. A numbered heading ("9.5.1" and a title, all in
+# bold: pdftohtml marks bold runs <b>) as the bottom line of a page has its first
+# words on the next page: preamble.tex moves a heading with too little room left
+# to the next page itself.
+text_re = re.compile(r'<text top="(\d+)" left="(\d+)"[^>]*>(.*?)</text>', re.S)
+page_xml = re.findall(r'<page number="(\d+)"[^>]*>(.*?)</page>', xml, re.S)
+stranded, headings = [], 0
+for number, page in page_xml:
+    rows = {}
+    for top, left, t in text_re.findall(page):
+        row = next((r for r in rows if abs(r - int(top)) <= 3), int(top))
+        rows.setdefault(row, []).append((int(left), t.strip()))
+    def heading(row):
+        parts = sorted(rows[row])
+        text = html.unescape(''.join(re.sub(r'<[^>]+>', '', t) for _, t in parts)).strip()
+        bold = all(t.startswith('<b>') for _, t in parts)
+        return bold and re.match(r'\d+(\.\d+)+\s*[A-Za-z]', text) is not None, text
+    headings += sum(heading(r)[0] for r in rows)
+    if rows and heading(max(rows))[0]:
+        stranded.append(f'page {number} ends with the heading "{heading(max(rows))[1][:60]}"')
+result(headings > 0 and not stranded,
+       f'no page ends with a section heading ({headings} headings found)', stranded)
+
 # ---- nothing runs off the text block.
 # Why this method: "Overfull \hbox" warnings in the log would only say what LaTeX
 # thinks of boxes, and they also fire for invisible fractions of a point and say
