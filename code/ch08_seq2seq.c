@@ -458,6 +458,13 @@ static void section_beam(report_t *r, const run_t *run) {
 // ---------------------------------------------------------------------------
 // accuracy against length
 
+// The last source length of the length bin that starts at lo: LEN_BIN lengths,
+// the last bin running on to MAX_LEN (no tiny last bin).
+static int bin_hi(int lo) {
+    int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN;
+    return MAX_LEN - hi < LEN_BIN / 2 ? MAX_LEN : hi;
+}
+
 // Exact-match rate of md on the test sentences whose length is in [lo, hi].
 static double exact_in(const model_t *md, const mirror_split_t *s, int lo, int hi,
                        int *n) {
@@ -486,8 +493,7 @@ static void section_length(report_t *r, const run_t *run) {
     if (f) fprintf(f, "# mid_length n, then exact match per model\n");
     double lo_attn = 1.0, first_base = 0, last_base = 0;
     for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
-        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0;
-        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
+        int hi = bin_hi(lo), n = 0;
         double ex[2];
         for (int k = 0; k < run->n_models; k++)
             ex[k] = exact_in(&run->models[k], &run->test, lo, hi, &n);
@@ -542,8 +548,7 @@ static void section_wide(report_t *r, const run_t *run) {
     int zero_from = 0;   // the shortest length from which the wider gets none right
     int base_after = 0;  // ... the sentences the baseline gets right from there on
     for (int lo = MIN_LEN; lo <= MAX_LEN; lo += LEN_BIN) {
-        int hi = lo + LEN_BIN - 1 < MAX_LEN ? lo + LEN_BIN - 1 : MAX_LEN, n = 0;
-        if (MAX_LEN - hi < LEN_BIN / 2) hi = MAX_LEN;   // no tiny last bin
+        int hi = bin_hi(lo), n = 0;
         double b = exact_in(bs, &run->test, lo, hi, &n);
         double w = exact_in(wd, &run->test, lo, hi, &n);
         zero_from = w > 0 ? 0 : zero_from ? zero_from : lo;
