@@ -1031,7 +1031,9 @@ static void section_fast_exact(report_t *r, rng_t *rng) {
                  TILED_EXP_REL_ERROR);
     report_value(r, "fast_bq", "%.0f", TILED_BQ);
     report_value(r, "fast_bk", "%.0f", TILED_BK);
+    report_value(r, "fast_d", "%.0f", d);
     report_value(r, "fast_lazy", "%.0f", (double)TILED_LAZY);
+    report_value(r, "fast_lazy_gap", "%.2f", TILED_LAZY * log(2.0));
     report_value(r, "fast_lazy_weight", "%.0f", exp2((double)TILED_LAZY));
     report_value(r, "fast_work", "%.0f", (double)tiled_workspace_bytes(d, d));
     free(q); free(k); free(v); free(fast); free(want); free(w);

@@ -41,7 +41,8 @@ void tile_mm(float *c, const float *a, const float *b, int rows, int inner, int 
 // 2^r is a degree-5 polynomial fitted on [-1/2, 1/2] (relative error 1.9e-7
 // with float rounding). Adding 1.5 * 2^23 + 127 rounds t and leaves k + 127 in
 // the low bits of the sum; shifted into the exponent field they are 2^k. t below
-// -127 is clamped there and gives 0 (2^k with k + 127 = 0 is zero).
+// about -126.5 rounds (or, below -127, is clamped) to k = -127 and gives 0 (2^k
+// with k + 127 = 0 is zero).
 static inline float tile_exp2(float t) {
     const float tc = t < -127.0f ? -127.0f : t;     // NaN passes through
     const float shifter = 12582912.0f + 127.0f;     // 1.5 * 2^23 + 127

@@ -117,7 +117,8 @@ static void tiled_block(const float *q, const float *kt, const float *v, float *
             for (int j = bk; j < TILED_BK; j++) si[j] = -INFINITY;
             // exps against the row's reference, in the same pass as its maximum;
             // again against the maximum if that passed the reference by more than
-            // TILED_LAZY (every row's first tile: its reference is -inf)
+            // TILED_LAZY (every row's first tile: its reference is -inf, and key 0,
+            // visible to every row, makes the maximum finite)
             float ref = row_ref[i], sum;
             const float mx = row_exps(si, pi, ref, &sum);
             if ((mx - ref) * log2e > TILED_LAZY) {

@@ -25,15 +25,17 @@ enum { TILED_BQ = 64, TILED_BK = 128 };
 // The kernel takes each row's exps against a reference, not its running
 // maximum: the first tile's maximum, raised only when a later score passes it
 // by more than TILED_LAZY units of log 2, so no weight exceeds 2^TILED_LAZY.
-// Saves a pass over every tile for the maximum (fast/tiled.c, tiled_block).
+// Saves a pass over almost every tile for the maximum (fast/tiled.c,
+// tiled_block): all but each row's first and those where the scores climb.
 #define TILED_LAZY 8.0f
 
 // The accuracy both exps promise: relative error against the C library's exp
 // (exp2), computed in double, below TILED_EXP_REL_ERROR for every float x in
-// [-87, 0] (t in [-126, 0]). tests/unit/test_tiled.c checks this very number on
-// every 256th float of those ranges and at the worst points found by trying every
-// float once (too slow for a test): 2.54e-7 for tiled_exp at x = -26.686005,
-// 1.87e-7 for tiled_exp2 at t = -0.49962634.
+// [-87, 0] (t in [-126, TILED_LAZY]). tests/unit/test_tiled.c checks this very
+// number on every 256th float of those ranges and at the worst points found by
+// trying every float of those ranges once (too slow for a test): 2.54e-7 for
+// tiled_exp at x = -26.686005, 1.87e-7 for tiled_exp2 at t = -0.49962634 (and
+// on [0, TILED_LAZY] 1.87e-7 at t = 0.50037366).
 #define TILED_EXP_REL_ERROR 3e-7
 
 // exp(x) for x <= 0 (the only arguments the kernel needs), as a polynomial on
@@ -50,7 +52,8 @@ float tiled_exp(float x);
 float tiled_exp2(float t);
 
 // Bytes of working memory tiled_attention_forward uses per thread, beyond its
-// inputs and output: independent of n and m.
+// inputs and output: independent of n and m (and 16 KB of stack in tile_mm).
+// Plus, shared, one transposed copy of the keys.
 size_t tiled_workspace_bytes(int d_k, int d_v);
 
 // q (h, n, d_k), k (h, m, d_k), v (h, m, d_v) -> out (h, n, d_v)
@@ -66,7 +69,10 @@ int tiled_attention_forward(const float *q, const float *k, const float *v, floa
 // q (h, n, d_k), k (h, m, d_k), v (h, m, d_v) -> out (h, n, d_v)
 //   as tiled_attention_forward with the causal mask: query i sees keys j <= i
 //   only. Key tiles that no query of a block sees are never computed (about half
-//   the work when n = m); tiles on the diagonal are masked entry by entry.
+//   the work when n = m); tiles on the diagonal are masked entry by entry. A
+//   hidden key gets weight 0 but its value is still multiplied there (0 v_j), so
+//   an inf or NaN in a hidden value can make earlier rows of its query block NaN,
+//   as attention_forward makes every row.
 // Returns 0; -1 as tiled_attention_forward.
 // (torch: scores.masked_fill(~torch.ones(n, m).tril().bool(), -inf), then as above)
 int tiled_attention_causal(const float *q, const float *k, const float *v, float *out,
